@@ -1,0 +1,2 @@
+import { defineRoutes } from './types';
+export const authRoutes = defineRoutes([]);

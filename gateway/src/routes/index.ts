@@ -1,0 +1,5 @@
+import type { RouteDef } from './types';
+import { authRoutes } from './auth';
+
+/** Every service route of the gateway, in one list: the router and the OpenAPI document use it. */
+export const serviceRoutes: RouteDef[] = [...authRoutes];

@@ -1,0 +1,6 @@
+export * from './errors';
+export * from './plans';
+export * from './settings';
+export * from './subjects';
+export * from './events';
+export * from './auth';

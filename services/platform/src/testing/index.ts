@@ -1,0 +1,7 @@
+/**
+ * Test harness for integration tests against the real PostgreSQL, NATS and Redis, isolated per
+ * run: a fresh database, a unique NATS prefix (subjects + stream), a unique Redis prefix.
+ */
+export * from './stack';
+export * from './smtp';
+export * from './otlp';

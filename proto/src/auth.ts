@@ -44,7 +44,12 @@ export const sessionsRevokedSchema = z.object({ sessionIds: z.array(z.string()) 
 export const SESSIONS_REVOKED = 'sessions.revoked';
 
 /** Notice codes a reply may carry (spec §8 "Notices"); the web translates them. */
-export const NOTICE_CODES = ['EMAIL_CHANGE_STARTED', 'PASSWORD_CHANGED', 'ALREADY_VERIFIED', 'VERIFICATION_EMAIL_SENT'] as const;
+export const NOTICE_CODES = [
+  'EMAIL_CHANGE_STARTED',
+  'PASSWORD_CHANGED',
+  'ALREADY_VERIFIED',
+  'VERIFICATION_EMAIL_SENT',
+] as const;
 export type NoticeCode = (typeof NOTICE_CODES)[number];
 
 // ---------------------------------------------------------------------------------------------
@@ -100,7 +105,11 @@ export const okReplySchema = z.object({ ok: z.literal(true) });
 export const linkReplySchema = z.object({ ok: z.boolean() });
 export const linkInputSchema = z.object({ token: linkTokenSchema });
 
-export const signupInputSchema = z.strictObject({ name: nameInputSchema, email: emailInputSchema, password: passwordSchema });
+export const signupInputSchema = z.strictObject({
+  name: nameInputSchema,
+  email: emailInputSchema,
+  password: passwordSchema,
+});
 export const loginInputSchema = z.strictObject({ email: emailInputSchema, password: currentPasswordSchema });
 /** signup/login reply between auth and the gateway; the gateway strips `session` into the cookie */
 export const authReplySchema = z.object({ user: userDtoSchema, session: sessionGrantSchema });
@@ -108,13 +117,23 @@ export const authReplySchema = z.object({ user: userDtoSchema, session: sessionG
 export const authPublicReplySchema = z.object({ user: userDtoSchema });
 
 export const recoveryRequestInputSchema = z.strictObject({ email: emailInputSchema });
-export const recoveryCompleteInputSchema = z.strictObject({ token: z.string().min(1).max(512), password: passwordSchema });
-export const passwordChangeInputSchema = z.strictObject({ currentPassword: currentPasswordSchema, newPassword: passwordSchema });
+export const recoveryCompleteInputSchema = z.strictObject({
+  token: z.string().min(1).max(512),
+  password: passwordSchema,
+});
+export const passwordChangeInputSchema = z.strictObject({
+  currentPassword: currentPasswordSchema,
+  newPassword: passwordSchema,
+});
 export const emailChangeInputSchema = z.strictObject({ email: emailInputSchema, password: currentPasswordSchema });
 export const profileUpdateInputSchema = z.strictObject({
   name: nameInputSchema.optional(),
   role: z.enum(ROLES).optional(),
-  picture: z.url({ protocol: /^https?$/ }).max(2048).nullable().optional(),
+  picture: z
+    .url({ protocol: /^https?$/ })
+    .max(2048)
+    .nullable()
+    .optional(),
 });
 export const terminateInputSchema = z.strictObject({ confirmation: z.string().max(100) });
 

@@ -1,0 +1,22 @@
+/** What commands need, built once in main.ts (and by tests with fakes where useful). */
+import type { Logger, Pool } from '@wb/platform';
+import type { PasswordHasher } from '../domain/password';
+import type { ThrowawayDomains } from '../domain/throwaway';
+import type { AuthEnv } from '../env';
+import type { MailScheduler } from '../jobs/mailJobs';
+import type { AuthMetrics } from '../metrics';
+import type { SessionKeeper } from './sessions';
+
+export const SCHEMA = 'auth';
+
+export interface AuthDeps {
+  pool: Pool;
+  env: AuthEnv;
+  log: Logger;
+  hasher: PasswordHasher;
+  throwaway: ThrowawayDomains;
+  sessions: SessionKeeper;
+  mail: MailScheduler;
+  metrics: AuthMetrics;
+  now(): Date;
+}

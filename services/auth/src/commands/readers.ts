@@ -1,0 +1,47 @@
+/** Read-only lookups. Guests (userId 0) and unknown users get the guest defaults, never an error. */
+import {
+  DEFAULT_SETTINGS,
+  FREE_TRIAL_DAYS,
+  GUEST_USER,
+  PASSWORD_MIN_LENGTH,
+  PLANS,
+  VERIFICATION_RESEND_WAIT_MS,
+} from '@wb/proto';
+import type { AppConfig, Plan, RequestActor, Settings, UserDto } from '@wb/proto';
+import { presentSettings } from '../presenters/settings';
+import { presentPlan, presentUser } from '../presenters/user';
+import { findUserById } from '../repositories/users';
+import type { UserRow } from '../repositories/users';
+import type { AuthDeps } from './deps';
+
+async function actorUser(deps: AuthDeps, actor: RequestActor): Promise<UserRow | null> {
+  if (!Number.isInteger(actor.userId) || actor.userId <= 0) return null;
+  return findUserById(deps.pool, actor.userId);
+}
+
+export async function getUser(deps: AuthDeps, actor: RequestActor): Promise<UserDto> {
+  const user = await actorUser(deps, actor);
+  return user ? presentUser(user) : GUEST_USER;
+}
+
+export async function getSettings(deps: AuthDeps, actor: RequestActor): Promise<Settings> {
+  const user = await actorUser(deps, actor);
+  return user ? presentSettings(user.settings) : { ...DEFAULT_SETTINGS };
+}
+
+export async function getPlan(deps: AuthDeps, actor: RequestActor): Promise<Plan> {
+  return presentPlan(await actorUser(deps, actor));
+}
+
+export function getConfig(deps: AuthDeps, actor: RequestActor): AppConfig {
+  return {
+    plans: PLANS,
+    flags: {
+      signupEnabled: deps.env.SIGNUP_ENABLED,
+      trialDays: FREE_TRIAL_DAYS,
+      verificationResendWaitSeconds: VERIFICATION_RESEND_WAIT_MS / 1000,
+      passwordMinLength: PASSWORD_MIN_LENGTH,
+    },
+    country: actor.country ?? null,
+  };
+}

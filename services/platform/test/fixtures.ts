@@ -1,0 +1,82 @@
+/** Shared set-up for the platform's integration tests: isolated database, NATS prefix, logs. */
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Writable } from 'node:stream';
+import { createLogger } from '../src/logger';
+import type { Logger } from '../src/logger';
+import { connectBus } from '../src/nats';
+import type { Bus } from '../src/nats';
+import { createPool, migrate } from '../src/db';
+import type { Pool } from '../src/db';
+import { DEFAULT_TEST_NATS_URL, deleteEventStream, randomId } from '../src/testing/stack';
+
+export const NATS_URL = DEFAULT_TEST_NATS_URL;
+
+export interface CapturedLog {
+  log: Logger;
+  lines: Array<Record<string, unknown>>;
+}
+
+/** A real pino logger whose lines are kept for assertions (level debug unless told). */
+export function captureLog(level = 'debug'): CapturedLog {
+  const lines: Array<Record<string, unknown>> = [];
+  const destination = new Writable({
+    write(chunk: Buffer, _enc, cb) {
+      for (const l of chunk.toString('utf8').split('\n'))
+        if (l.trim()) lines.push(JSON.parse(l) as Record<string, unknown>);
+      cb();
+    },
+  });
+  return { log: createLogger({ service: 'platform-test', level, destination }), lines };
+}
+
+/** A migrations folder in /tmp holding the given files. */
+export function migrationsDir(files: Record<string, string> = {}): string {
+  const dir = mkdtempSync(join(tmpdir(), 'wb-migrations-'));
+  for (const [name, sql] of Object.entries(files)) writeFileSync(join(dir, name), sql);
+  return dir;
+}
+
+export async function migratedPool(
+  url: string,
+  schema: string,
+  log: Logger,
+  files: Record<string, string> = {},
+): Promise<Pool> {
+  const pool = createPool({ url, schema, log, poolSize: 6 });
+  await migrate(pool, { schema, dir: migrationsDir(files), log });
+  return pool;
+}
+
+export async function testBus(log: Logger): Promise<Bus> {
+  return connectBus({ url: NATS_URL, prefix: `t${randomId()}.`, name: 'platform-test', log });
+}
+
+export async function closeBus(bus: Bus | undefined): Promise<void> {
+  if (!bus) return;
+  await bus.drain().catch(() => undefined);
+  await deleteEventStream(bus.prefix, NATS_URL);
+}
+
+export async function eventually<T>(
+  fn: () => Promise<T | undefined | false>,
+  timeoutMs = 10_000,
+  everyMs = 50,
+): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  let last: unknown;
+  for (;;) {
+    try {
+      const v = await fn();
+      if (v !== undefined && v !== false) return v;
+    } catch (err) {
+      last = err;
+    }
+    if (Date.now() > deadline)
+      throw new Error(`condition not met within ${timeoutMs} ms${last ? `: ${(last as Error).message}` : ''}`);
+    await new Promise((r) => setTimeout(r, everyMs));
+  }
+}
+
+export const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));

@@ -39,6 +39,8 @@ export interface RouteDef {
   throttle?: 'credentials';
   /** error codes this route may answer with (documented in OpenAPI) */
   errors?: ErrorCode[];
+  /** bus request timeout for slow operations (default: the bus's, 5000 ms) */
+  timeoutMs?: number;
 }
 
 export function defineRoutes(routes: RouteDef[]): RouteDef[] {

@@ -1,0 +1,122 @@
+/**
+ * The gateway's Express app, built from its dependencies so tests run it with supertest, a fake
+ * bus and the real Redis. Middleware order is the design:
+ *   observe (+ security headers) → static assets → own routes (health, openapi)
+ *   → session + CSRF binding → JSON body → service routes → 404 (API) / SPA fallback → errors
+ */
+import express from 'express';
+import type { Express } from 'express';
+import type { Redis } from 'ioredis';
+import type { Registry } from 'prom-client';
+import type { Logger } from '@wb/platform';
+import type { GatewayConfig } from './config';
+import { jsonBody } from './http/body';
+import { apiNotFound, errorHandler } from './http/errors';
+import { forward } from './http/forward';
+import { observe } from './http/observe';
+import { securityHeaders } from './http/security';
+import { SessionBinder } from './http/session';
+import { getState } from './http/state';
+import type { GatewayBus } from './http/state';
+import { LoginThrottle } from './http/throttle';
+import type { ThrottleLimits } from './http/throttle';
+import { webApp } from './http/web';
+import { buildOpenApi, GATEWAY_ROUTES } from './openapi';
+import { serviceRoutes } from './routes';
+import { toExpressPath } from './routes/paths';
+import type { RouteDef } from './routes/types';
+import type { SessionResolver } from './sessions';
+
+export interface AppDeps {
+  config: GatewayConfig;
+  log: Logger;
+  bus: GatewayBus;
+  /** login throttling counters */
+  redis: Redis;
+  sessions: SessionResolver;
+  metrics: Registry;
+  /** default: every service route (routes/index.ts) */
+  routes?: RouteDef[];
+  /** what GET /api/health checks (main passes NATS and Redis) */
+  checks?: Record<string, () => Promise<void>>;
+  throttleLimits?: ThrottleLimits;
+  publicUrl?: string;
+}
+
+export function createApp(deps: AppDeps): Express {
+  const { config, log } = deps;
+  const routes = deps.routes ?? serviceRoutes;
+  const app = express();
+  app.disable('x-powered-by');
+  // Weak ETags hash every JSON body (sync crypto per response); API answers are no-store anyway.
+  app.set('etag', false);
+  app.set('trust proxy', config.trustProxy);
+
+  const binder = new SessionBinder(config, deps.sessions);
+  const throttle = new LoginThrottle(
+    deps.redis,
+    config.redisPrefix,
+    config.sessionSecret,
+    log.child({ component: 'throttle' }),
+    deps.throttleLimits,
+  );
+  const web = webApp(config.webDistDir);
+  const openapi = JSON.stringify(
+    buildOpenApi({
+      routes: [...GATEWAY_ROUTES, ...routes],
+      cookieName: config.cookies.session,
+      serverUrl: deps.publicUrl,
+    }),
+  );
+
+  // Few layers on purpose: each express layer costs on every request (observe also sets the
+  // security headers and no-store for API answers).
+  app.use(
+    observe({
+      log,
+      registry: deps.metrics,
+      trustTraceparent: config.trustProxy !== false,
+      headers: securityHeaders(config.secureCookies),
+    }),
+  );
+  if (web.assets) app.use(web.assets);
+
+  app.get('/api/health', async (req, res) => {
+    getState(req).routeLabel = '/api/health';
+    const checks: Record<string, string> = {};
+    await Promise.all(
+      Object.entries(deps.checks ?? {}).map(async ([name, check]) => {
+        try {
+          await check();
+          checks[name] = 'ok';
+        } catch (err) {
+          checks[name] = err instanceof Error ? err.message : 'failing';
+        }
+      }),
+    );
+    const ok = Object.values(checks).every((v) => v === 'ok');
+    res.status(ok ? 200 : 503).json({ status: ok ? 'ok' : 'failing', service: 'gateway', checks });
+  });
+  app.get('/api/openapi.json', (req, res) => {
+    getState(req).routeLabel = '/api/openapi.json';
+    res.type('application/json').send(openapi);
+  });
+
+  app.use(binder.middleware);
+  app.use(jsonBody(config.bodyLimit));
+
+  const deps2 = { config, bus: deps.bus, binder, throttle };
+  for (const route of routes) app[route.method](toExpressPath(route.path), forward(route, deps2));
+
+  app.use(['/api', '/auth'], (req, res, next) => {
+    getState(req).routeLabel = '(not found)';
+    apiNotFound(req, res, next);
+  });
+  app.use(web.fallback);
+  app.use((req, res) => {
+    getState(req).routeLabel ??= '(not found)';
+    res.status(404).type('text/plain').send('Not found');
+  });
+  app.use(errorHandler(log));
+  return app;
+}

@@ -1,0 +1,50 @@
+import { EnvError } from '@wb/platform';
+import { configFromEnv } from './config';
+import { loadGatewayEnv } from './env';
+
+describe('gateway env', () => {
+  it('has development defaults, stable across loads', () => {
+    const a = loadGatewayEnv({});
+    expect(a).toMatchObject({ HTTP_PORT: 8080, BODY_LIMIT: '100kb', TRUST_PROXY: false, NODE_ENV: 'development' });
+    expect(a.WEB_DIST_DIR).toMatch(/web\/dist$/);
+    expect(a.SESSION_SECRET.length).toBeGreaterThanOrEqual(32);
+    expect(a.CSRF_SECRET).not.toBe(a.SESSION_SECRET);
+    // derived, not random: CSRF tokens survive a dev restart
+    expect(loadGatewayEnv({}).CSRF_SECRET).toBe(a.CSRF_SECRET);
+  });
+
+  it('requires both secrets in production, naming each', () => {
+    expect(() => loadGatewayEnv({ NODE_ENV: 'production' })).toThrow(EnvError);
+    try {
+      loadGatewayEnv({ NODE_ENV: 'production', CSRF_SECRET: 'short' });
+    } catch (err) {
+      expect((err as Error).message).toMatch(/SESSION_SECRET: required in production/);
+      expect((err as Error).message).toMatch(/CSRF_SECRET: must be at least 32 characters/);
+    }
+    const ok = loadGatewayEnv({ NODE_ENV: 'production', SESSION_SECRET: 's'.repeat(32), CSRF_SECRET: 'c'.repeat(32) });
+    expect(ok.CSRF_SECRET).toBe('c'.repeat(32));
+  });
+
+  it('parses TRUST_PROXY like express', () => {
+    expect(loadGatewayEnv({ TRUST_PROXY: 'true' }).TRUST_PROXY).toBe(true);
+    expect(loadGatewayEnv({ TRUST_PROXY: '2' }).TRUST_PROXY).toBe(2);
+    expect(loadGatewayEnv({ TRUST_PROXY: 'loopback, 10.0.0.0/8' }).TRUST_PROXY).toBe('loopback, 10.0.0.0/8');
+    expect(loadGatewayEnv({ TRUST_PROXY: 'false' }).TRUST_PROXY).toBe(false);
+  });
+
+  it('rejects bad values', () => {
+    expect(() => loadGatewayEnv({ PUBLIC_URL: 'not a url' })).toThrow(/PUBLIC_URL/);
+    expect(() => loadGatewayEnv({ BODY_LIMIT: 'lots' })).toThrow(/BODY_LIMIT/);
+    expect(() => loadGatewayEnv({ HTTP_PORT: '70000' })).toThrow(/HTTP_PORT/);
+  });
+
+  it('uses Secure __Host- cookies only behind https', () => {
+    expect(configFromEnv(loadGatewayEnv({ PUBLIC_URL: 'https://a.example' })).cookies.session).toBe('__Host-sid');
+    expect(configFromEnv(loadGatewayEnv({ PUBLIC_URL: 'http://localhost:8080' })).cookies).toEqual({
+      session: 'sid',
+      csrf: 'csrf-token',
+      anon: 'anon',
+      device: 'dev',
+    });
+  });
+});

@@ -1,0 +1,68 @@
+/**
+ * The gateway's environment: the one place that reads process.env. A bad or missing value stops
+ * start-up with one message naming every offending variable (platform `loadEnv`).
+ */
+import { createHash } from 'node:crypto';
+import { hostname } from 'node:os';
+import path from 'node:path';
+import { z } from 'zod';
+import { baseEnvSchema, loadEnv } from '@wb/platform';
+
+/** gateway/src or gateway/dist → the repository root */
+const REPO_ROOT = path.resolve(__dirname, '..', '..');
+
+/**
+ * Development/test default for a secret: stable across restarts on one machine and checkout (so
+ * CSRF tokens and device cookies survive a restart in dev), different between machines, and
+ * never used in production, where the variable is required.
+ */
+function devSecret(name: string): string {
+  return createHash('sha256').update(`wb-gateway-dev:${name}:${hostname()}:${REPO_ROOT}`).digest('base64url');
+}
+
+/** Express's `trust proxy`: false | true | hop count | comma-separated addresses/subnets/names. */
+const trustProxySchema = z
+  .string()
+  .default('false')
+  .transform((v): boolean | number | string => {
+    const s = v.trim();
+    if (s === '' || s === 'false' || s === '0') return false;
+    if (s === 'true') return true;
+    if (/^\d+$/.test(s)) return Number(s);
+    return s;
+  });
+
+const secret = z.string().min(32, 'must be at least 32 characters').optional();
+
+export const gatewayEnvSchema = baseEnvSchema
+  .extend({
+    HTTP_PORT: z.coerce.number().int().min(0).max(65535).default(8080),
+    /** Public origin, e.g. https://boards.example.com; https → Secure + __Host- cookies */
+    PUBLIC_URL: z.url().optional(),
+    /** signs anonymous/device cookies; required in production */
+    SESSION_SECRET: secret,
+    /** signs CSRF tokens; required in production */
+    CSRF_SECRET: secret,
+    WEB_DIST_DIR: z.string().default(path.join(REPO_ROOT, 'web', 'dist')),
+    TRUST_PROXY: trustProxySchema,
+    BODY_LIMIT: z
+      .string()
+      .regex(/^\d+\s*(b|kb|mb)?$/i, 'must be a size like 100kb')
+      .default('100kb'),
+  })
+  .superRefine((env, ctx) => {
+    if (env.NODE_ENV !== 'production') return;
+    for (const key of ['SESSION_SECRET', 'CSRF_SECRET'] as const) {
+      if (!env[key]) ctx.addIssue({ code: 'custom', path: [key], message: 'required in production' });
+    }
+  })
+  .transform((env) => ({
+    ...env,
+    SESSION_SECRET: env.SESSION_SECRET ?? devSecret('session'),
+    CSRF_SECRET: env.CSRF_SECRET ?? devSecret('csrf'),
+  }));
+export type GatewayEnv = z.infer<typeof gatewayEnvSchema>;
+
+export function loadGatewayEnv(source: Record<string, string | undefined> = process.env): GatewayEnv {
+  return loadEnv(gatewayEnvSchema, source);
+}

@@ -1,0 +1,62 @@
+/**
+ * Every failure leaves the gateway as `ErrorBody` ({ message, code, statusCode, fields? }).
+ * AppErrors (ours or a service's) keep their code; body-parser failures get transport codes;
+ * anything else is a 500 with the catalogue's generic message, logged here, never leaked.
+ */
+import type { ErrorRequestHandler, RequestHandler, Response } from 'express';
+import { AppError, ERROR_CATALOGUE } from '@wb/proto';
+import type { ErrorBody } from '@wb/proto';
+import type { Logger } from '@wb/platform';
+
+export function sendError(res: Response, body: ErrorBody, headers?: Record<string, string>): void {
+  if (headers) for (const [k, v] of Object.entries(headers)) res.setHeader(k, v);
+  res.status(body.statusCode).json(body);
+}
+
+/** Errors raised by express.json()/raw-body carry a `type`; map the ones a client can cause. */
+function bodyParserError(err: unknown): AppError | null {
+  if (typeof err !== 'object' || err === null || !('type' in err)) return null;
+  switch ((err as { type: unknown }).type) {
+    case 'entity.too.large':
+      return new AppError('ERR_PAYLOAD_TOO_LARGE');
+    case 'entity.parse.failed':
+      return new AppError('ERR_INVALID_INPUT', 'Malformed JSON body');
+    case 'encoding.unsupported':
+    case 'charset.unsupported':
+      return new AppError('ERR_UNSUPPORTED_MEDIA_TYPE');
+    case 'request.aborted':
+    case 'request.size.invalid':
+    case 'stream.encoding.set':
+      return new AppError('ERR_INVALID_INPUT', 'The request body could not be read');
+    default:
+      return null;
+  }
+}
+
+/** Extra headers an error wants on its response (e.g. Retry-After on 429). */
+export class HttpAppError extends AppError {
+  constructor(
+    code: ConstructorParameters<typeof AppError>[0],
+    message: string | undefined,
+    readonly headers: Record<string, string>,
+  ) {
+    super(code, message);
+  }
+}
+
+export function errorHandler(log: Logger): ErrorRequestHandler {
+  return (err: unknown, req, res, next) => {
+    if (res.headersSent) return next(err);
+    const known = err instanceof AppError ? err : bodyParserError(err);
+    if (known) {
+      if (known.statusCode >= 500) log.warn({ code: known.code, path: req.path }, 'request failed');
+      return sendError(res, known.toBody(), known instanceof HttpAppError ? known.headers : undefined);
+    }
+    log.error({ err, method: req.method, path: req.path }, 'unhandled error');
+    return sendError(res, { message: ERROR_CATALOGUE.ERR_UNKNOWN.message, code: 'ERR_UNKNOWN', statusCode: 500 });
+  };
+}
+
+export const apiNotFound: RequestHandler = (_req, res) => {
+  sendError(res, new AppError('ERR_NOT_FOUND').toBody());
+};

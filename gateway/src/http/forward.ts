@@ -1,0 +1,139 @@
+/**
+ * The generic handler that executes a RouteDef:
+ *   session check → CSRF → validate → (login throttle) → bus.request → map the reply.
+ * A reply is JSON 200 with its data; `notice`/`redirect` become x-notice/x-redirect headers;
+ * `session: 'issue'` turns data.session into cookies, `'end'` clears them; `reply: 'redirect'`
+ * answers 302. Failures are thrown and rendered by errors.ts.
+ */
+import type { Request, RequestHandler, Response } from 'express';
+import { AppError } from '@wb/proto';
+import type { ServiceReply } from '@wb/platform';
+import type { GatewayConfig } from '../config';
+import type { RouteDef } from '../routes/types';
+import { actorOf } from './actor';
+import { setCookie } from './cookies';
+import { SAFE_METHODS } from './csrf';
+import type { SessionBinder } from './session';
+import { getState } from './state';
+import type { GatewayBus, RequestState } from './state';
+import type { LoginThrottle } from './throttle';
+import { validateParts } from './validate';
+
+export interface ForwardDeps {
+  config: GatewayConfig;
+  bus: GatewayBus;
+  binder: SessionBinder;
+  throttle: LoginThrottle;
+}
+
+const DEVICE_COOKIE_MAX_AGE = 180 * 24 * 3600;
+const NOTICE_RE = /^[A-Za-z0-9_.:-]{1,64}$/;
+
+/** Only same-site paths: a service must not turn the gateway into an open redirect. */
+export function safeRedirect(target: string | undefined): string {
+  if (
+    !target ||
+    !target.startsWith('/') ||
+    target.startsWith('//') ||
+    target.startsWith('/\\') ||
+    /[\r\n]/.test(target)
+  )
+    return '/';
+  return target;
+}
+
+/** Express 5 gives wildcard params as segment arrays; services get the joined path. */
+function normalizeParams(params: Record<string, unknown>): Record<string, unknown> {
+  let out: Record<string, unknown> | undefined;
+  for (const key in params) {
+    const v = params[key];
+    if (Array.isArray(v)) (out ??= { ...params })[key] = v.join('/');
+  }
+  return out ?? params;
+}
+
+function spread(part: unknown): object {
+  return part !== null && typeof part === 'object' ? part : {};
+}
+
+function emailOf(body: unknown): string {
+  const email = (body as { email?: unknown } | undefined)?.email;
+  return typeof email === 'string' ? email : '';
+}
+
+export function forward(route: RouteDef, deps: ForwardDeps): RequestHandler {
+  const unsafe = !SAFE_METHODS.has(route.method.toUpperCase());
+  const trustProxy = deps.config.trustProxy !== false;
+  const requestOpts = route.timeoutMs ? { timeoutMs: route.timeoutMs } : undefined;
+
+  return async (req, res) => {
+    const st = getState(req);
+    st.routeLabel = route.path;
+    if (st.sessionError) throw st.sessionError;
+    // 401 before CSRF: an expired session must read as "log in again", not "reload the page".
+    if (route.auth === 'required' && !st.session) throw new AppError('ERR_UNAUTHORIZED');
+    if (unsafe) deps.binder.verifyCsrf(req);
+    // req.query is a parsing getter in Express 5: only touched when the route declares a query.
+    const parts = validateParts(route, {
+      params: normalizeParams(req.params),
+      query: route.query ? req.query : undefined,
+      body: req.body,
+    });
+    const input = route.input
+      ? route.input(parts)
+      : { ...spread(parts.params), ...spread(parts.query), ...spread(parts.body) };
+    const actor = actorOf(req, st, trustProxy);
+
+    const attempt =
+      route.throttle === 'credentials'
+        ? await deps.throttle.begin(emailOf(parts.body), req.ip ?? 'unknown', st.cookies[deps.config.cookies.device])
+        : undefined;
+    let reply: ServiceReply<unknown>;
+    try {
+      reply = await deps.bus.request(route.service, route.operation, input, actor, requestOpts);
+    } catch (err) {
+      if (attempt)
+        await (err instanceof AppError && err.code === 'ERR_LOGIN_FAILED' ? attempt.failed() : attempt.abandoned());
+      throw err;
+    }
+    if (attempt) {
+      const device = await attempt.succeeded();
+      if (device)
+        setCookie(res, deps.config.cookies.device, device, {
+          httpOnly: true,
+          secure: deps.config.secureCookies,
+          maxAge: DEVICE_COOKIE_MAX_AGE,
+        });
+    }
+    respond(route, reply, req, res, st, deps);
+  };
+}
+
+function respond(
+  route: RouteDef,
+  reply: ServiceReply<unknown>,
+  _req: Request,
+  res: Response,
+  st: RequestState,
+  deps: ForwardDeps,
+): void {
+  let data = reply.data;
+  if (route.session === 'issue' && data !== null && typeof data === 'object' && 'session' in data) {
+    const { session, ...rest } = data as Record<string, unknown>;
+    deps.binder.issue(res, st, session);
+    data = rest;
+  } else if (route.session === 'end') {
+    deps.binder.end(res, st);
+  }
+  if (reply.notice && NOTICE_RE.test(reply.notice)) res.setHeader('x-notice', reply.notice);
+  if (route.reply === 'redirect') {
+    res.setHeader('Cache-Control', 'no-store');
+    res.redirect(302, safeRedirect(reply.redirect));
+    return;
+  }
+  if (reply.redirect) res.setHeader('x-redirect', safeRedirect(reply.redirect));
+  // Plain end() instead of res.json(): no content-type lookup or freshness check on the hot path.
+  res.statusCode = 200;
+  res.setHeader('Content-Type', 'application/json; charset=utf-8');
+  res.end(JSON.stringify(data === undefined ? null : data));
+}

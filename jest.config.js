@@ -4,7 +4,7 @@
  * databases, subject prefixes and key prefixes. Packages import each other from dist/, so the
  * suite runs after `tsc -b` (make test does both).
  */
-const packages = ['proto', 'services/platform', 'services/auth', 'gateway', 'scripts'];
+const packages = ['proto', 'services/platform', 'services/auth', 'services/boards', 'gateway', 'scripts'];
 
 const tsJest = (dir) => ({
   '^.+\\.tsx?$': ['ts-jest', { tsconfig: `<rootDir>/${dir}/tsconfig.json`, isolatedModules: true, diagnostics: false }],

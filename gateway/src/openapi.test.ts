@@ -77,7 +77,7 @@ describe('OpenAPI document', () => {
     for (const route of fixtureRoutes) expectDocumented(fixtures, route);
     const login = fixtures.paths['/auth/login'].post;
     expect(login.responses['429'].headers['Retry-After']).toBeDefined();
-    expect(login.responses['401'].content['application/json']['x-codes']).toContain('ERR_LOGIN_FAILED');
+    expect(login.responses['400'].content['application/json']['x-codes']).toContain('ERR_LOGIN_FAILED');
     expect(login.security).toEqual([{ csrfToken: [] }, { sessionCookie: [], csrfToken: [] }]);
     expect(fixtures.paths['/api/files/{path}'].get.parameters[0]).toMatchObject({
       name: 'path',

@@ -10,7 +10,10 @@ export const ERROR_CATALOGUE = {
   ERR_FORM_VALIDATION_FAILED: { status: 400, message: 'Please correct the highlighted fields' },
   ERR_BRAINTREE: { status: 502, message: 'There was a problem processing your payment, please try again' },
   ERR_INVALID_VAT: { status: 400, message: 'Invalid VAT number' },
-  ERR_SEAT_COUNT_TOO_LOW: { status: 400, message: 'The number of licences cannot be lower than the number of active users' },
+  ERR_SEAT_COUNT_TOO_LOW: {
+    status: 400,
+    message: 'The number of licences cannot be lower than the number of active users',
+  },
   ERR_UNKNOWN_PROMO_CODE: { status: 400, message: 'Unknown promo code' },
   ERR_BOARD_NOT_FOUND: { status: 404, message: 'Board not found' },
   ERR_BUSINESS_NOT_FOUND: { status: 404, message: 'Business not found' },
@@ -30,7 +33,7 @@ export const ERROR_CATALOGUE = {
   ERR_CANT_INVITE_YOURSELF: { status: 400, message: 'You cannot invite yourself' },
   ERR_USER_IN_COURSE: { status: 409, message: 'This user is already in the course' },
   ERR_COURSE_USER_ALREADY_INVITED: { status: 409, message: 'This user has already been invited to the course' },
-  ERR_LOGIN_FAILED: { status: 401, message: 'Wrong email or password' },
+  ERR_LOGIN_FAILED: { status: 400, message: 'Wrong email or password' },
   ERR_INVALID_DOMAIN: { status: 400, message: 'This email domain is not accepted' },
   ERR_TEMPORARY_PROBLEM: { status: 503, message: 'A temporary problem occurred, please try again later' },
   ERR_THROWAWAY_NOT_ALLOWED: { status: 400, message: 'Temporary email addresses are not allowed' },
@@ -39,7 +42,7 @@ export const ERROR_CATALOGUE = {
   ERR_CONFIRMATION_FAILED: { status: 400, message: 'Confirmation failed: the phrase does not match' },
   ERR_CANT_TERMINATE_OWNER: { status: 409, message: 'Close your business account before terminating your account' },
   ERR_EMAIL_INVALID: { status: 400, message: 'Invalid email address' },
-  ERR_INVALID_CREDENTIALS: { status: 401, message: 'The current password is wrong' },
+  ERR_INVALID_CREDENTIALS: { status: 400, message: 'The current password is wrong' },
   ERR_TRIAL_UNAVAILABLE: { status: 409, message: 'The free trial is not available for this account' },
   // Transport and platform codes (ours, not in the spec's list).
   ERR_UNAUTHORIZED: { status: 401, message: 'Session expired' },
@@ -48,7 +51,10 @@ export const ERROR_CATALOGUE = {
   ERR_NOT_FOUND: { status: 404, message: 'Not found' },
   ERR_INVALID_TOKEN: { status: 400, message: 'This link is invalid or has expired' },
   ERR_TOO_MANY_REQUESTS: { status: 429, message: 'Too many attempts, please wait and try again' },
-  ERR_VERIFICATION_WAIT: { status: 429, message: 'A verification email was sent recently, please wait 5 minutes before asking again' },
+  ERR_VERIFICATION_WAIT: {
+    status: 429,
+    message: 'A verification email was sent recently, please wait 5 minutes before asking again',
+  },
   ERR_PAYLOAD_TOO_LARGE: { status: 413, message: 'The request is too large' },
   ERR_UNSUPPORTED_MEDIA_TYPE: { status: 415, message: 'Requests must be sent as JSON' },
   ERR_SERVICE_UNAVAILABLE: { status: 503, message: 'The service is temporarily unavailable, please try again' },
@@ -82,7 +88,12 @@ export class AppError extends Error {
     this.fields = fields;
   }
   toBody(): ErrorBody {
-    return { message: this.message, code: this.code, statusCode: this.statusCode, ...(this.fields ? { fields: this.fields } : {}) };
+    return {
+      message: this.message,
+      code: this.code,
+      statusCode: this.statusCode,
+      ...(this.fields ? { fields: this.fields } : {}),
+    };
   }
   static isCode(value: unknown): value is ErrorCode {
     return typeof value === 'string' && value in ERROR_CATALOGUE;

@@ -16,7 +16,11 @@ export interface EventEnvelope<T = unknown> {
 export const EVENT_SCHEMAS = {
   'auth.user.created.v1': z.object({ userId: z.number().int(), email: z.string(), name: z.string() }),
   'auth.user.email_verified.v1': z.object({ userId: z.number().int(), email: z.string() }),
-  'auth.user.role_changed.v1': z.object({ userId: z.number().int(), role: z.enum(ROLES), previousRole: z.enum(ROLES).nullable() }),
+  'auth.user.role_changed.v1': z.object({
+    userId: z.number().int(),
+    role: z.enum(ROLES),
+    previousRole: z.enum(ROLES).nullable(),
+  }),
   'auth.user.terminated.v1': z.object({ userId: z.number().int() }),
 } as const;
 export type EventType = keyof typeof EVENT_SCHEMAS;

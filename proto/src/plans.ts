@@ -5,15 +5,28 @@ export const PLAN_NAMES = ['starter', 'standard', 'premium', 'ultimate'] as cons
 export type PlanName = (typeof PLAN_NAMES)[number];
 
 export const FEATURE_NAMES = [
-  'folders', 'fileUpload', 'othersUpload', 'call', 'team', 'guests', 'courses', 'tutorProfile',
-  'powerTools', 'prioritySupport', 'advancedGraphs', 'assignments', 'collaborationControls',
+  'folders',
+  'fileUpload',
+  'othersUpload',
+  'call',
+  'team',
+  'guests',
+  'courses',
+  'tutorProfile',
+  'powerTools',
+  'prioritySupport',
+  'advancedGraphs',
+  'assignments',
+  'collaborationControls',
 ] as const;
 export type FeatureName = (typeof FEATURE_NAMES)[number];
 
 const MB = 1024 * 1024;
 const GB = 1024 * MB;
 
-export const planFeaturesSchema = z.object(Object.fromEntries(FEATURE_NAMES.map((f) => [f, z.boolean()])) as Record<FeatureName, z.ZodBoolean>);
+export const planFeaturesSchema = z.object(
+  Object.fromEntries(FEATURE_NAMES.map((f) => [f, z.boolean()])) as Record<FeatureName, z.ZodBoolean>,
+);
 export const planSchema = z.object({
   name: z.enum(PLAN_NAMES),
   price: z.object({ monthly: z.number(), yearly: z.number() }),
@@ -33,33 +46,52 @@ function features(on: readonly FeatureName[]): PlanFeatures {
   return Object.fromEntries(FEATURE_NAMES.map((f) => [f, on.includes(f)])) as PlanFeatures;
 }
 const STANDARD_FEATURES: FeatureName[] = [
-  'fileUpload', 'call', 'team', 'guests', 'folders', 'courses', 'tutorProfile', 'powerTools', 'advancedGraphs',
-  'assignments', 'collaborationControls',
+  'fileUpload',
+  'call',
+  'team',
+  'guests',
+  'folders',
+  'courses',
+  'tutorProfile',
+  'powerTools',
+  'advancedGraphs',
+  'assignments',
+  'collaborationControls',
 ];
 const PREMIUM_FEATURES: FeatureName[] = [...STANDARD_FEATURES, 'othersUpload'];
 const ULTIMATE_FEATURES: FeatureName[] = [...PREMIUM_FEATURES, 'prioritySupport'];
 
 export const PLANS: Record<PlanName, Plan> = {
   starter: {
-    name: 'starter', price: { monthly: 0, yearly: 0 }, features: features([]),
+    name: 'starter',
+    price: { monthly: 0, yearly: 0 },
+    features: features([]),
     limits: { maxBoards: 5, maxData: 50 * MB, maxPresets: 3, maxCollaborationMinutesPerWeek: 300 },
   },
   standard: {
-    name: 'standard', price: { monthly: 10, yearly: 9 }, features: features(STANDARD_FEATURES),
+    name: 'standard',
+    price: { monthly: 10, yearly: 9 },
+    features: features(STANDARD_FEATURES),
     limits: { maxBoards: 50, maxData: 1 * GB, maxPresets: 9, maxCollaborationMinutesPerWeek: 3000 },
   },
   premium: {
-    name: 'premium', price: { monthly: 29, yearly: 25 }, features: features(PREMIUM_FEATURES),
+    name: 'premium',
+    price: { monthly: 29, yearly: 25 },
+    features: features(PREMIUM_FEATURES),
     limits: { maxBoards: 1000, maxData: 5 * GB, maxPresets: 9, maxCollaborationMinutesPerWeek: 6000 },
   },
   ultimate: {
-    name: 'ultimate', price: { monthly: 179, yearly: 149 }, features: features(ULTIMATE_FEATURES),
+    name: 'ultimate',
+    price: { monthly: 179, yearly: 149 },
+    features: features(ULTIMATE_FEATURES),
     limits: { maxBoards: 10000, maxData: 30 * GB, maxPresets: 9, maxCollaborationMinutesPerWeek: 6000 },
   },
 };
 
 /** The fallback the web client uses when the plan cannot be loaded (spec §3: all off, zero limits). */
 export const FALLBACK_STARTER_PLAN: Plan = {
-  name: 'starter', price: { monthly: 0, yearly: 0 }, features: features([]),
+  name: 'starter',
+  price: { monthly: 0, yearly: 0 },
+  features: features([]),
   limits: { maxBoards: 0, maxData: 0, maxPresets: 3, maxCollaborationMinutesPerWeek: 0 },
 };

@@ -8,14 +8,28 @@ export const DEFAULT_LOCALE: Locale = 'en';
 export const ROLES = ['teacher', 'student', 'other'] as const;
 export type Role = (typeof ROLES)[number];
 
-export const BOARD_BACKGROUNDS = ['empty', 'adaptiveGrid', 'graphGrid', 'dotGrid', 'squares', 'lines', 'oldPaper', 'blackboard', 'plainColor'] as const;
+export const BOARD_BACKGROUNDS = [
+  'empty',
+  'adaptiveGrid',
+  'graphGrid',
+  'dotGrid',
+  'squares',
+  'lines',
+  'oldPaper',
+  'blackboard',
+  'plainColor',
+] as const;
 export const BOARD_PERMISSIONS = ['edit', 'view', 'none'] as const;
 export const LINE_PATTERNS = ['pen', 'dashed', 'dotted', 'marker', 'highlighter'] as const;
 export const FORMULA_ALIGNMENTS = ['equation', 'left', 'center', 'right'] as const;
 export const FILE_DRAWER_DOCKS = ['bottom', 'right'] as const;
 
 const flag = z.union([z.literal(0), z.literal(1)]);
-const rgb = z.tuple([z.number().int().min(0).max(255), z.number().int().min(0).max(255), z.number().int().min(0).max(255)]);
+const rgb = z.tuple([
+  z.number().int().min(0).max(255),
+  z.number().int().min(0).max(255),
+  z.number().int().min(0).max(255),
+]);
 const penPreset = z.object({
   color: rgb,
   width: z.number().min(1).max(100),

@@ -5,7 +5,18 @@
  *   domain events: <prefix>evt.<service>.<entity>.<verb>.v<N>  (JetStream, outbox-published)
  *   broadcasts:    <prefix>bc.<service>.<what>              (core NATS, fire-and-forget)
  */
-export const SERVICE_NAMES = ['auth', 'boards', 'files', 'courses', 'assignments', 'billing', 'teams', 'tutors', 'insights', 'realtime'] as const;
+export const SERVICE_NAMES = [
+  'auth',
+  'boards',
+  'files',
+  'courses',
+  'assignments',
+  'billing',
+  'teams',
+  'tutors',
+  'insights',
+  'realtime',
+] as const;
 export type ServiceName = (typeof SERVICE_NAMES)[number];
 
 export function serviceSubject(prefix: string, service: ServiceName, operation: string): string {

@@ -11,7 +11,10 @@ export const baseEnvSchema = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   NATS_URL: z.string().default('nats://127.0.0.1:4222'),
   /** Prefix for every subject and the event stream name; isolates test runs ("t123.") */
-  NATS_PREFIX: z.string().regex(/^([A-Za-z0-9_-]+\.)?$/, 'must be empty or like "abc."').default(''),
+  NATS_PREFIX: z
+    .string()
+    .regex(/^([A-Za-z0-9_-]+\.)?$/, 'must be empty or like "abc."')
+    .default(''),
   REDIS_URL: z.string().default('redis://127.0.0.1:6379'),
   /** Prefix for every Redis key and BullMQ queue of this deployment */
   REDIS_PREFIX: z.string().default('wb:'),
@@ -29,7 +32,10 @@ export const databaseEnvSchema = z.object({
 export class EnvError extends Error {}
 
 /** Parse `source` with `schema`; throw EnvError listing every bad variable (name: problem). */
-export function loadEnv<S extends z.ZodType>(schema: S, source: Record<string, string | undefined> = process.env): z.infer<S> {
+export function loadEnv<S extends z.ZodType>(
+  schema: S,
+  source: Record<string, string | undefined> = process.env,
+): z.infer<S> {
   const result = schema.safeParse(source);
   if (result.success) return result.data;
   const lines = result.error.issues.map((issue) => `  ${issue.path.join('.') || '(root)'}: ${issue.message}`);

@@ -6,7 +6,8 @@ function quietLogger() {
   const lines: Record<string, unknown>[] = [];
   const destination = new Writable({
     write(chunk: Buffer, _enc, cb) {
-      for (const line of chunk.toString().split('\n').filter(Boolean)) lines.push(JSON.parse(line) as Record<string, unknown>);
+      for (const line of chunk.toString().split('\n').filter(Boolean))
+        lines.push(JSON.parse(line) as Record<string, unknown>);
       cb();
     },
   });
@@ -40,7 +41,14 @@ describe('lifecycle', () => {
     expect(Date.now() - started).toBeLessThan(1000);
     expect(order).toEqual(['first', 'last']);
     expect(exit).toHaveBeenCalledWith(1);
-    expect(lines.some((l) => l.step === 'hangs' && l.level === 'error' && String((l.err as { message: string }).message).includes('timed out'))).toBe(true);
+    expect(
+      lines.some(
+        (l) =>
+          l.step === 'hangs' &&
+          l.level === 'error' &&
+          String((l.err as { message: string }).message).includes('timed out'),
+      ),
+    ).toBe(true);
   });
 
   it('counts a throwing step (sync or async) as failed without skipping the rest', async () => {

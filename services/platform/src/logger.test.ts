@@ -7,7 +7,8 @@ function capture() {
   const lines: Record<string, unknown>[] = [];
   const destination = new Writable({
     write(chunk: Buffer, _enc, cb) {
-      for (const line of chunk.toString().split('\n').filter(Boolean)) lines.push(JSON.parse(line) as Record<string, unknown>);
+      for (const line of chunk.toString().split('\n').filter(Boolean))
+        lines.push(JSON.parse(line) as Record<string, unknown>);
       cb();
     },
   });
@@ -25,7 +26,11 @@ describe('createLogger', () => {
   it('adds trace_id/span_id of the active span and nothing outside one', () => {
     const { lines, destination } = capture();
     const log = createLogger({ service: 'boards', destination });
-    const spanContext = { traceId: '0af7651916cd43dd8448eb211c80319c', spanId: 'b7ad6b7169203331', traceFlags: TraceFlags.SAMPLED };
+    const spanContext = {
+      traceId: '0af7651916cd43dd8448eb211c80319c',
+      spanId: 'b7ad6b7169203331',
+      traceFlags: TraceFlags.SAMPLED,
+    };
     // No SDK here: a minimal context manager whose active context holds a span context is enough
     // for trace.getActiveSpan(), which is what the mixin reads.
     const ctx = trace.setSpanContext(ROOT_CONTEXT, spanContext);

@@ -58,7 +58,11 @@ export class SessionCache {
       await this.redis.del(this.key(session.sessionId));
       return;
     }
-    const value = JSON.stringify({ sessionId: session.sessionId, userId: session.userId, expiresAt: session.expiresAt });
+    const value = JSON.stringify({
+      sessionId: session.sessionId,
+      userId: session.userId,
+      expiresAt: session.expiresAt,
+    });
     await this.redis.set(this.key(session.sessionId), value, 'PX', ttl);
   }
 

@@ -10,7 +10,10 @@ describe('startTracing without a collector', () => {
       expect(handle.exporting).toBe(false);
       const span = trace.getTracer('test').startSpan('work');
       expect(isSpanContextValid(span.spanContext())).toBe(true);
-      const seen = context.with(trace.setSpan(context.active(), span), () => trace.getActiveSpan()?.spanContext().traceId);
+      const seen = context.with(
+        trace.setSpan(context.active(), span),
+        () => trace.getActiveSpan()?.spanContext().traceId,
+      );
       expect(seen).toBe(span.spanContext().traceId);
       span.end();
     } finally {

@@ -7,7 +7,12 @@
  */
 import { NodeSDK } from '@opentelemetry/sdk-node';
 import type { NodeSDKConfiguration } from '@opentelemetry/sdk-node';
-import { getNumberFromEnv, getStringFromEnv, getStringListFromEnv, W3CTraceContextPropagator } from '@opentelemetry/core';
+import {
+  getNumberFromEnv,
+  getStringFromEnv,
+  getStringListFromEnv,
+  W3CTraceContextPropagator,
+} from '@opentelemetry/core';
 import { BatchSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import type { ReadableSpan, Span, SpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
@@ -48,7 +53,9 @@ const UNTRACED_PATHS = new Set(['/healthz', '/readyz', '/metrics']);
 function otlpConfigured(): boolean {
   const exporters = getStringListFromEnv('OTEL_TRACES_EXPORTER') ?? [];
   if (exporters.includes('none')) return false;
-  return Boolean(getStringFromEnv('OTEL_EXPORTER_OTLP_ENDPOINT') || getStringFromEnv('OTEL_EXPORTER_OTLP_TRACES_ENDPOINT'));
+  return Boolean(
+    getStringFromEnv('OTEL_EXPORTER_OTLP_ENDPOINT') || getStringFromEnv('OTEL_EXPORTER_OTLP_TRACES_ENDPOINT'),
+  );
 }
 
 let current: TracingHandle | undefined;

@@ -27,7 +27,8 @@ const log = createLogger({
   level: 'debug',
   destination: new Writable({
     write(chunk: Buffer, _enc, cb) {
-      for (const line of chunk.toString().split('\n').filter(Boolean)) logLines.push(JSON.parse(line) as Record<string, unknown>);
+      for (const line of chunk.toString().split('\n').filter(Boolean))
+        logLines.push(JSON.parse(line) as Record<string, unknown>);
       cb();
     },
   }),
@@ -45,7 +46,11 @@ const echo = endpoint({
   output: z.object({ text: z.string(), userId: z.number(), traceId: z.string() }),
   async handler(input, ctx) {
     ctx.log.info('echoing');
-    return { text: input.text.repeat(input.times), userId: ctx.actor.userId, traceId: trace.getActiveSpan()?.spanContext().traceId ?? '' };
+    return {
+      text: input.text.repeat(input.times),
+      userId: ctx.actor.userId,
+      traceId: trace.getActiveSpan()?.spanContext().traceId ?? '',
+    };
   },
 });
 
@@ -118,7 +123,10 @@ async function startMain(): Promise<void> {
 }
 
 beforeAll(async () => {
-  tracing = startTracing('platform-test', { spanProcessors: [new SimpleSpanProcessor(exporter)], instrumentations: false });
+  tracing = startTracing('platform-test', {
+    spanProcessors: [new SimpleSpanProcessor(exporter)],
+    instrumentations: false,
+  });
   bus = await connectBus({ url: NATS_URL, prefix, name: 'platform-test', log });
   await startMain();
 });
@@ -149,7 +157,12 @@ describe('connectBus', () => {
 
 describe('request/reply through createService', () => {
   it('round-trips validated input (defaults applied) and the actor', async () => {
-    const reply = await bus.request<{ text: string; userId: number }>('boards', 'echo', { text: 'ab', times: 2 }, actor);
+    const reply = await bus.request<{ text: string; userId: number }>(
+      'boards',
+      'echo',
+      { text: 'ab', times: 2 },
+      actor,
+    );
     expect(reply.data).toMatchObject({ text: 'abab', userId: 42 });
     expect(reply.notice).toBeUndefined();
     const defaulted = await bus.request<{ text: string }>('boards', 'echo', { text: 'x' }, actor);
@@ -200,14 +213,18 @@ describe('request/reply through createService', () => {
   });
 
   it('maps nobody listening to ERR_SERVICE_UNAVAILABLE', async () => {
-    const err = (await bus.request('billing', 'nobody.home', {}, actor, { timeoutMs: 2000 }).catch((e: unknown) => e)) as AppError;
+    const err = (await bus
+      .request('billing', 'nobody.home', {}, actor, { timeoutMs: 2000 })
+      .catch((e: unknown) => e)) as AppError;
     expect(err).toBeInstanceOf(AppError);
     expect(err.code).toBe('ERR_SERVICE_UNAVAILABLE');
   });
 
   it('maps a slow answer to ERR_TIMEOUT', async () => {
     const started = Date.now();
-    const err = (await bus.request('boards', 'slow', { ms: 600 }, actor, { timeoutMs: 150 }).catch((e: unknown) => e)) as AppError;
+    const err = (await bus
+      .request('boards', 'slow', { ms: 600 }, actor, { timeoutMs: 150 })
+      .catch((e: unknown) => e)) as AppError;
     expect(err).toBeInstanceOf(AppError);
     expect(err.code).toBe('ERR_TIMEOUT');
     expect(Date.now() - started).toBeLessThan(550);
@@ -222,26 +239,33 @@ describe('request/reply through createService', () => {
   it('logs a loud error when a reply breaks its output schema, but still answers', async () => {
     const reply = await bus.request('boards', 'wrong.output', {}, actor);
     expect(reply.data).toEqual({ count: 'three' });
-    expect(logLines.some((l) => l.level === 'error' && String(l.msg).includes('REPLY DOES NOT MATCH OUTPUT SCHEMA'))).toBe(true);
+    expect(
+      logLines.some((l) => l.level === 'error' && String(l.msg).includes('REPLY DOES NOT MATCH OUTPUT SCHEMA')),
+    ).toBe(true);
   });
 
   it('records request durations by service, operation and code', async () => {
     await bus.request('boards', 'echo', { text: 'm' }, actor);
     const text = await metricsRegistry.getSingleMetricAsString('service_request_duration_seconds');
-    expect(text).toMatch(/service_request_duration_seconds_count\{[^}]*service="boards",operation="echo",code="OK"\} [1-9]/);
+    expect(text).toMatch(
+      /service_request_duration_seconds_count\{[^}]*service="boards",operation="echo",code="OK"\} [1-9]/,
+    );
     expect(text).toMatch(/operation="fail.app",code="ERR_MAX_BOARDS_REACHED"/);
   });
 });
 
 describe('trace context', () => {
-  const spansOf = (traceId: string): ReadableSpan[] => exporter.getFinishedSpans().filter((s) => s.spanContext().traceId === traceId);
+  const spansOf = (traceId: string): ReadableSpan[] =>
+    exporter.getFinishedSpans().filter((s) => s.spanContext().traceId === traceId);
   const parentOf = (s: ReadableSpan): string | undefined => s.parentSpanContext?.spanId;
 
   it('continues the caller trace into the handler and through a nested request', async () => {
     const tracer = trace.getTracer('test');
     const root = tracer.startSpan('test root');
     const traceId = root.spanContext().traceId;
-    const reply = await context.with(trace.setSpan(context.active(), root), () => bus.request<{ outer: string; inner: string }>('boards', 'nested', { text: 't' }, actor));
+    const reply = await context.with(trace.setSpan(context.active(), root), () =>
+      bus.request<{ outer: string; inner: string }>('boards', 'nested', { text: 't' }, actor),
+    );
     root.end();
 
     expect(reply.data).toEqual({ outer: traceId, inner: traceId });
@@ -263,7 +287,9 @@ describe('trace context', () => {
 
   it('puts the trace id on the handler log lines', async () => {
     const root = trace.getTracer('test').startSpan('log root');
-    await context.with(trace.setSpan(context.active(), root), () => bus.request('boards', 'echo', { text: 'log' }, actor));
+    await context.with(trace.setSpan(context.active(), root), () =>
+      bus.request('boards', 'echo', { text: 'log' }, actor),
+    );
     root.end();
     const line = logLines.find((l) => l.msg === 'echoing' && l.trace_id === root.spanContext().traceId);
     expect(line).toMatchObject({ operation: 'echo', userId: 42, service: 'platform-test' });
@@ -284,12 +310,16 @@ describe('queue group and stop', () => {
         version: '1.0.0',
         description: 'balance test',
         log,
-        endpoints: [endpoint({ operation: 'who', input: z.object({}), output: z.string(), handler: async () => instance })],
+        endpoints: [
+          endpoint({ operation: 'who', input: z.object({}), output: z.string(), handler: async () => instance }),
+        ],
       });
     const a = await make('a');
     const b = await make('b');
     try {
-      const answers = await Promise.all(Array.from({ length: 40 }, () => bus.request<string>('teams', 'who', {}, actor).then((r) => r.data)));
+      const answers = await Promise.all(
+        Array.from({ length: 40 }, () => bus.request<string>('teams', 'who', {}, actor).then((r) => r.data)),
+      );
       const counts = { a: answers.filter((x) => x === 'a').length, b: answers.filter((x) => x === 'b').length };
       expect(counts.a + counts.b).toBe(40);
       expect(counts.a).toBeGreaterThan(0);
@@ -331,7 +361,9 @@ describe('queue group and stop', () => {
     expect(Date.now() - stopStarted).toBeGreaterThanOrEqual(300);
     await expect(pending).resolves.toMatchObject({ data: { done: true } });
     // nobody serves it any more
-    await expect(bus.request('files', 'work', {}, actor, { timeoutMs: 1000 })).rejects.toMatchObject({ code: 'ERR_SERVICE_UNAVAILABLE' });
+    await expect(bus.request('files', 'work', {}, actor, { timeoutMs: 1000 })).rejects.toMatchObject({
+      code: 'ERR_SERVICE_UNAVAILABLE',
+    });
   });
 });
 

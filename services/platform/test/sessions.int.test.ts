@@ -24,7 +24,11 @@ afterAll(async () => {
   await redis.quit();
 });
 
-const session = (ttlMs: number, userId = 7) => ({ sessionId: sessionIdOf(newSessionToken()), userId, expiresAt: Date.now() + ttlMs });
+const session = (ttlMs: number, userId = 7) => ({
+  sessionId: sessionIdOf(newSessionToken()),
+  userId,
+  expiresAt: Date.now() + ttlMs,
+});
 
 describe('SessionCache', () => {
   it('stores under <prefix>sess:<sessionId> with a TTL until expiry, and reads it back', async () => {

@@ -16,7 +16,10 @@ interface OtlpSpan {
   traceId: string;
 }
 interface OtlpBody {
-  resourceSpans: { resource: { attributes: { key: string; value: { stringValue?: string } }[] }; scopeSpans: { spans: OtlpSpan[] }[] }[];
+  resourceSpans: {
+    resource: { attributes: { key: string; value: { stringValue?: string } }[] };
+    scopeSpans: { spans: OtlpSpan[] }[];
+  }[];
 }
 
 const dist = path.resolve(__dirname, '../dist');
@@ -49,7 +52,11 @@ describe('startTracing with an OTLP endpoint (child process)', () => {
       let text = '';
       req.on('data', (c: Buffer) => (text += c.toString()));
       req.on('end', () => {
-        if (req.method === 'POST' && req.url === '/v1/traces' && (req.headers['content-type'] ?? '').includes('application/json')) {
+        if (
+          req.method === 'POST' &&
+          req.url === '/v1/traces' &&
+          (req.headers['content-type'] ?? '').includes('application/json')
+        ) {
           const body = JSON.parse(text) as OtlpBody;
           for (const rs of body.resourceSpans) {
             const service = rs.resource.attributes.find((a) => a.key === 'service.name')?.value.stringValue;
@@ -69,7 +76,11 @@ describe('startTracing with an OTLP endpoint (child process)', () => {
   });
 
   it('exports JSON spans quickly, flushes on shutdown, and instruments http', async () => {
-    const env: NodeJS.ProcessEnv = { ...process.env, OTEL_EXPORTER_OTLP_ENDPOINT: url, OTEL_SERVICE_NAME: 'renamed-by-env' };
+    const env: NodeJS.ProcessEnv = {
+      ...process.env,
+      OTEL_EXPORTER_OTLP_ENDPOINT: url,
+      OTEL_SERVICE_NAME: 'renamed-by-env',
+    };
     delete env.OTEL_TRACES_EXPORTER;
     delete env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT;
     const child = spawn(process.execPath, ['-e', CHILD], { env, stdio: ['ignore', 'pipe', 'pipe'] });

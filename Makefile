@@ -1,0 +1,51 @@
+# Developer entry points. The logic lives in TypeScript under scripts/ (run with tsx);
+# this file only names it. `make help` lists the targets.
+SHELL := /bin/bash
+TSX   := node --import tsx
+NPM_INSTALL := $(TSX) scripts/install.ts
+
+.DEFAULT_GOAL := help
+.PHONY: help up test bench lint format build typecheck clean infra
+
+help: ## list the targets
+	@grep -hE '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{ printf "  make %-10s %s\n", $$1, $$2 }'
+
+node_modules/.package-lock.json:
+	npm install --no-audit --no-fund
+
+up: node_modules/.package-lock.json ## install, start PostgreSQL/NATS/Redis if absent, build, run every service + gateway (Ctrl-C stops)
+	@$(TSX) scripts/up.ts
+
+test: node_modules/.package-lock.json ## install, infra, typecheck, lint, format check, build the web app, every jest test
+	@$(TSX) scripts/run-tests.ts $(ARGS)
+
+infra: node_modules/.package-lock.json ## only PostgreSQL/NATS/Redis (started under .data/ when absent), until Ctrl-C
+	@$(TSX) scripts/infra.ts
+
+bench: node_modules/.package-lock.json ## gateway GET /api/user vs bare Express (writes artifacts/bench/gateway-user.json)
+	@$(NPM_INSTALL)
+	npx tsc -b
+	@$(TSX) scripts/bench/gateway-user.ts
+
+build: node_modules/.package-lock.json ## tsc -b and the web app
+	@$(NPM_INSTALL)
+	npx tsc -b
+	npm run build -w @wb/web
+
+typecheck: node_modules/.package-lock.json ## tsc -b, plus the scripts and the web app (not in the root project)
+	npx tsc -b
+	npx tsc -p scripts
+	npx tsc -p web
+
+lint: node_modules/.package-lock.json ## eslint (type-aware) and prettier --check
+	npx tsc -b
+	npm run lint
+	npm run format:check
+
+format: node_modules/.package-lock.json ## prettier --write
+	npm run format
+
+clean: ## remove build output (dist/, tsbuildinfo, web/dist, artifacts/); keeps .data/ and node_modules
+	rm -rf proto/dist services/*/dist gateway/dist web/dist artifacts
+	find . -name '*.tsbuildinfo' -not -path './node_modules/*' -delete
+	@echo "kept .data/ (local databases, mails) — remove it with: rm -rf .data"

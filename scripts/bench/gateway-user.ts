@@ -1,0 +1,292 @@
+/**
+ * `make bench`: what the gateway costs on its hottest authenticated call.
+ *
+ *   (i)  a bare Express app (child process) answering GET /api/user with a fixed body
+ *   (ii) GET /api/user through the real gateway → NATS → auth (startStack: child processes)
+ *        with a signed-up user's session cookie
+ *
+ * Each: 3 s warm-up, then 10 s at 50 connections (autocannon) for the maximum throughput; then
+ * both at a fixed rate of half the gateway's maximum for p50/p99 latency. The fixed-rate phase
+ * uses a paced open-loop generator (requests sent evenly spread over time on up to 50 keep-alive
+ * sockets) rather than autocannon's `overallRate`, which lets each connection fire its per-second
+ * quota back to back and then idle, so it measures bursts at full concurrency, and whose
+ * coordinated-omission correction assumes a 1 ms interval. The load generator runs in this
+ * process, separate from every server.
+ * Prints a table, writes artifacts/bench/gateway-user.json.
+ * Targets: gateway/bare ≥ 30 %, gateway p99 < 10 ms at half rate. BENCH_STRICT=1 → exit 1 when missed.
+ * Env: BENCH_DURATION (s, default 10), BENCH_CONNECTIONS (default 50), BENCH_WARMUP (s, default 3).
+ */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { Agent, get } from 'node:http';
+import { cpus } from 'node:os';
+import { join, relative } from 'node:path';
+import autocannon from 'autocannon';
+import { startStack, type RunningStack } from '@wb/platform/testing';
+import { ensureInfra, type Infra } from '../lib/infra';
+import { c, describeError, log, UserFacingError } from '../lib/log';
+import { ARTIFACTS_DIR, ROOT } from '../lib/paths';
+import { ManagedProcess, waitFor } from '../lib/proc';
+
+const DURATION = Number(process.env.BENCH_DURATION ?? 10);
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
+const WARMUP = Number(process.env.BENCH_WARMUP ?? 3);
+const TARGET_RATIO = 0.3;
+const TARGET_P99_MS = 10;
+
+interface Measure {
+  name: string;
+  rps: number;
+  p50: number;
+  p99: number;
+  requests: number;
+  non2xx: number;
+  errors: number;
+  timeouts: number;
+  rate?: number;
+}
+
+let infra: Infra | undefined;
+let stack: RunningStack | undefined;
+let hello: ManagedProcess | undefined;
+
+async function cleanup(): Promise<void> {
+  await hello?.stop(5000);
+  await stack?.stop().catch((err: unknown) => log.warn(`stack stop: ${describeError(err)}`));
+  await infra?.stop();
+}
+
+/** A tiny cookie jar: name → value from Set-Cookie headers. */
+class Jar {
+  private readonly cookies = new Map<string, string>();
+  take(res: Response): void {
+    for (const line of res.headers.getSetCookie()) {
+      const [pair] = line.split(';');
+      const eq = pair!.indexOf('=');
+      if (eq > 0) this.cookies.set(pair!.slice(0, eq).trim(), pair!.slice(eq + 1).trim());
+    }
+  }
+  get(name: string): string | undefined {
+    return this.cookies.get(name) ?? this.cookies.get(`__Host-${name}`);
+  }
+  header(): string {
+    return [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
+  }
+}
+
+async function signUp(gatewayUrl: string): Promise<string> {
+  const jar = new Jar();
+  const first = await fetch(`${gatewayUrl}/api/user`);
+  jar.take(first);
+  await first.arrayBuffer();
+  const csrf = jar.get('csrf-token');
+  if (!csrf) throw new UserFacingError('the gateway set no csrf-token cookie on GET /api/user');
+  const email = `bench-${Date.now()}@example.com`;
+  const res = await fetch(`${gatewayUrl}/api/auth/signup`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-csrf-token': csrf, cookie: jar.header() },
+    body: JSON.stringify({ name: 'Bench User', email, password: 'bench-password-1' }),
+  });
+  jar.take(res);
+  const text = await res.text();
+  if (!res.ok) throw new UserFacingError(`signup failed: ${res.status} ${text}`);
+  const cookie = jar.header();
+  const check = await fetch(`${gatewayUrl}/api/user`, { headers: { cookie } });
+  const user = (await check.json()) as { id?: number };
+  if (!user.id) throw new UserFacingError(`GET /api/user with the new session answered ${JSON.stringify(user)}`);
+  log.ok(`signed up ${email} (user ${user.id})`);
+  return cookie;
+}
+
+function cannon(opts: autocannon.Options): Promise<autocannon.Result> {
+  return new Promise((resolve, reject) => {
+    autocannon(opts, (err, result) =>
+      err ? reject(err instanceof Error ? err : new Error(String(err))) : resolve(result),
+    );
+  });
+}
+
+/** Closed loop at full speed (autocannon): the maximum throughput. */
+async function measure(name: string, url: string, headers: Record<string, string>): Promise<Measure> {
+  if (WARMUP > 0) await cannon({ url, headers, connections: CONNECTIONS, duration: WARMUP });
+  const r = await cannon({ url, headers, connections: CONNECTIONS, duration: DURATION });
+  const m: Measure = {
+    name,
+    rps: r.requests.average,
+    p50: r.latency.p50,
+    p99: r.latency.p99,
+    requests: r.requests.total,
+    non2xx: r.non2xx,
+    errors: r.errors,
+    timeouts: r.timeouts,
+  };
+  const failures = m.non2xx || m.errors ? c.red(` (${m.non2xx} non-2xx, ${m.errors} errors)`) : '';
+  log.info(`${name}: ${Math.round(m.rps)} req/s, p50 ${m.p50} ms, p99 ${m.p99} ms${failures}`);
+  return m;
+}
+
+/** Open-loop load: `rate` requests per second, evenly spread, for `durationS`; latency from send to end. */
+async function paced(name: string, url: string, headers: Record<string, string>, rate: number): Promise<Measure> {
+  const agent = new Agent({ keepAlive: true, maxSockets: CONNECTIONS });
+  const total = Math.max(1, Math.round(rate * DURATION));
+  const latencies: number[] = [];
+  let non2xx = 0;
+  let errors = 0;
+  let timeouts = 0;
+  const t0 = performance.now();
+  await new Promise<void>((resolve) => {
+    let sent = 0;
+    let finished = 0;
+    const finish = () => {
+      if (++finished === total) resolve();
+    };
+    const fire = () => {
+      const start = performance.now();
+      const req = get(url, { agent, headers }, (res) => {
+        res.resume();
+        res.on('end', () => {
+          const status = res.statusCode ?? 0;
+          if (status >= 200 && status < 300) latencies.push(performance.now() - start);
+          else non2xx++;
+          finish();
+        });
+      });
+      req.setTimeout(10_000, () => {
+        timeouts++;
+        req.destroy(new Error('timeout'));
+      });
+      req.on('error', () => {
+        errors++;
+        finish();
+      });
+    };
+    const tick = () => {
+      const due = Math.min(total, Math.floor(((performance.now() - t0) * rate) / 1000) + 1);
+      while (sent < due) {
+        sent++;
+        fire();
+      }
+      if (sent < total) setTimeout(tick, 1);
+    };
+    tick();
+  });
+  const elapsedS = (performance.now() - t0) / 1000;
+  agent.destroy();
+  latencies.sort((a, b) => a - b);
+  const pct = (p: number) => latencies[Math.min(latencies.length - 1, Math.floor((p / 100) * latencies.length))] ?? NaN;
+  const m: Measure = {
+    name,
+    rps: total / elapsedS,
+    p50: pct(50),
+    p99: pct(99),
+    requests: total,
+    non2xx,
+    errors,
+    timeouts,
+    rate,
+  };
+  log.info(`${name}: ${Math.round(m.rps)} req/s, p50 ${m.p50.toFixed(2)} ms, p99 ${m.p99.toFixed(2)} ms`);
+  return m;
+}
+
+async function startHello(): Promise<string> {
+  let port = 0;
+  hello = new ManagedProcess('hello', process.execPath, ['--import', 'tsx', join(__dirname, 'hello-server.ts')], {
+    cwd: ROOT,
+    onLine: (line) => {
+      const m = /^PORT (\d+)$/.exec(line);
+      if (m) port = Number(m[1]);
+    },
+  });
+  const proc = hello;
+  await waitFor('bare express', async () => port > 0, {
+    timeoutMs: 20_000,
+    abort: () => (proc.alive ? undefined : 'exited'),
+  });
+  return `http://127.0.0.1:${port}/api/user`;
+}
+
+async function main(): Promise<number> {
+  process.on('SIGINT', () => void cleanup().then(() => process.exit(130)));
+  process.on('SIGTERM', () => void cleanup().then(() => process.exit(143)));
+
+  log.step('infrastructure');
+  infra = await ensureInfra(process.env);
+  const server = new URL(infra.databaseUrl);
+  server.pathname = '';
+
+  log.step('starting services/auth and the gateway (startStack)');
+  stack = await startStack({
+    deployables: ['services/auth', 'gateway'],
+    env: { LOG_LEVEL: 'warn' },
+    postgresUrl: server.toString().replace(/\/$/, ''),
+    natsUrl: infra.natsUrl,
+    redisUrl: infra.redisUrl,
+  });
+  const cookie = await signUp(stack.gatewayUrl);
+  const helloUrl = await startHello();
+
+  log.step(`measuring: ${WARMUP} s warm-up + ${DURATION} s, ${CONNECTIONS} connections`);
+  const bare = await measure('bare express, max', helloUrl, {});
+  const gw = await measure('gateway GET /api/user, max', `${stack.gatewayUrl}/api/user`, { cookie });
+  const rate = Math.max(1, Math.floor(gw.rps / 2));
+  const half = await paced(`gateway at ${rate} req/s (half)`, `${stack.gatewayUrl}/api/user`, { cookie }, rate);
+  const bareHalf = await paced(`bare express at ${rate} req/s`, helloUrl, {}, rate);
+
+  const ratio = gw.rps / bare.rps;
+  const ratioOk = ratio >= TARGET_RATIO;
+  const p99Ok = half.p99 < TARGET_P99_MS;
+  const clean = [bare, gw, half, bareHalf].every((m) => m.non2xx === 0 && m.errors === 0);
+
+  console.log('');
+  console.log(c.bold('  run                                      req/s    p50 ms   p99 ms   non-2xx  errors'));
+  for (const m of [bare, gw, half, bareHalf]) {
+    console.log(
+      `  ${m.name.padEnd(38)} ${Math.round(m.rps).toString().padStart(7)}  ${m.p50.toFixed(2).padStart(7)}  ${m.p99.toFixed(2).padStart(7)}  ${String(m.non2xx).padStart(7)}  ${String(m.errors).padStart(6)}`,
+    );
+  }
+  console.log('');
+  const mark = (ok: boolean) => (ok ? c.green('met') : c.red('MISSED'));
+  console.log(
+    `  gateway / bare      ${(ratio * 100).toFixed(1)} %   (target ≥ ${TARGET_RATIO * 100} %: ${mark(ratioOk)})`,
+  );
+  console.log(`  p99 at half rate    ${half.p99.toFixed(2)} ms  (target < ${TARGET_P99_MS} ms: ${mark(p99Ok)})`);
+  if (!clean) log.warn('some requests failed (non-2xx or errors): the numbers are not trustworthy');
+
+  const outDir = join(ARTIFACTS_DIR, 'bench');
+  mkdirSync(outDir, { recursive: true });
+  const out = join(outDir, 'gateway-user.json');
+  writeFileSync(
+    out,
+    JSON.stringify(
+      {
+        at: new Date().toISOString(),
+        machine: { cpus: cpus().length, cpu: cpus()[0]?.model, node: process.version },
+        settings: {
+          durationS: DURATION,
+          warmupS: WARMUP,
+          connections: CONNECTIONS,
+          max: 'autocannon, closed loop',
+          fixedRate: 'paced open loop (node:http keep-alive agent), latency from send to last byte',
+        },
+        runs: { bare, gateway: gw, gatewayHalfRate: half, bareHalfRate: bareHalf },
+        ratio,
+        targets: { ratio: TARGET_RATIO, p99Ms: TARGET_P99_MS, ratioMet: ratioOk, p99Met: p99Ok },
+        clean,
+      },
+      null,
+      2,
+    ) + '\n',
+  );
+  log.ok(`wrote ${relative(ROOT, out)}`);
+  return process.env.BENCH_STRICT === '1' && !(ratioOk && p99Ok && clean) ? 1 : 0;
+}
+
+void main()
+  .catch((err: unknown) => {
+    log.error(describeError(err));
+    return 1;
+  })
+  .then(async (code) => {
+    await cleanup();
+    process.exit(code);
+  });

@@ -1,0 +1,7 @@
+export function FormError({ message }: { message: string }) {
+  return (
+    <p className="form-error" role="alert">
+      {message}
+    </p>
+  );
+}

@@ -47,7 +47,7 @@ class Recorder extends EventProcessor {
   constructor(
     readonly name: string,
     readonly eventTypes: readonly EventType[],
-    readonly maxDeliveries = 5,
+    override readonly maxDeliveries = 5,
     private readonly fail: (event: EventEnvelope, attempt: number) => boolean = () => false,
     private readonly delayMs = 0,
   ) {

@@ -6,7 +6,7 @@ import { join, resolve } from 'node:path';
 import { Client } from 'pg';
 import { Redis } from 'ioredis';
 import { connectBus } from '../src/nats';
-import { startStack, startOtlpReceiver, DEFAULT_TEST_REDIS_URL, findRepoRoot, freePort } from '../src/testing';
+import { startStack, startOtlpReceiver, DEFAULT_TEST_REDIS_URL, DEFAULT_TEST_NATS_URL, DEFAULT_TEST_POSTGRES_URL, findRepoRoot, freePort } from '../src/testing';
 import { captureLog } from './fixtures';
 
 const FAKE_MAIN = `
@@ -49,7 +49,7 @@ it('starts deployables with isolated infrastructure and cleans everything up', a
   });
   let stopped = false;
   try {
-    expect(stack.databaseUrl).toMatch(/^postgres:\/\/postgres@127\.0\.0\.1:5432\/wb_test_[0-9a-f]{8}$/);
+    expect(stack.databaseUrl.startsWith(`${DEFAULT_TEST_POSTGRES_URL}/wb_test_`)).toBe(true);
     expect(stack.natsPrefix).toMatch(/^t[0-9a-f]{8}\.$/);
     expect(stack.redisPrefix).toMatch(/^wbt[0-9a-f]{8}:$/);
     expect(await (await fetch(stack.gatewayUrl)).text()).toBe('hello from gw');
@@ -58,7 +58,7 @@ it('starts deployables with isolated infrastructure and cleans everything up', a
     expect(svcEnv).toMatchObject({
       NODE_ENV: 'test',
       DATABASE_URL: stack.databaseUrl,
-      NATS_URL: 'nats://127.0.0.1:4222',
+      NATS_URL: DEFAULT_TEST_NATS_URL,
       NATS_PREFIX: stack.natsPrefix,
       REDIS_PREFIX: stack.redisPrefix,
       OTEL_TRACES_EXPORTER: 'none',
@@ -92,7 +92,7 @@ it('starts deployables with isolated infrastructure and cleans everything up', a
     for (const pid of pids) expect(() => process.kill(pid, 0)).toThrow();
     expect(await redis.keys(`${stack.redisPrefix}*`)).toEqual([]);
     await redis.quit();
-    const admin = new Client({ connectionString: 'postgres://postgres@127.0.0.1:5432/postgres' });
+    const admin = new Client({ connectionString: `${DEFAULT_TEST_POSTGRES_URL}/postgres` });
     await admin.connect();
     const db = await admin.query('SELECT 1 FROM pg_database WHERE datname = $1', [
       new URL(stack.databaseUrl).pathname.slice(1),

@@ -16,8 +16,9 @@ import { createLogger } from '../src/logger';
 import { connectBus, createService, endpoint, publishBroadcast, subscribeBroadcast } from '../src/nats';
 import type { Bus, RunningService } from '../src/nats';
 import { metricsRegistry } from '../src/health';
+import { DEFAULT_TEST_NATS_URL } from '../src/testing/stack';
 
-const NATS_URL = 'nats://127.0.0.1:4222';
+const NATS_URL = DEFAULT_TEST_NATS_URL;
 const prefix = `t${process.pid}x${Date.now()}.`;
 const actor: RequestActor = { userId: 42, sessionId: 'a'.repeat(64), locale: 'en' };
 

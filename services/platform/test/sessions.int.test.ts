@@ -1,6 +1,7 @@
 /** SessionCache against the real Redis (127.0.0.1:6379) under a key prefix unique to this run. */
 import type { Redis } from 'ioredis';
 import { createRedis } from '../src/redis';
+import { DEFAULT_TEST_REDIS_URL } from '../src/testing/stack';
 import { newSessionToken, SessionCache, sessionIdOf } from '../src/sessions';
 
 const prefix = `t${process.pid}x${Date.now()}:`;
@@ -8,7 +9,7 @@ let redis: Redis;
 let cache: SessionCache;
 
 beforeAll(() => {
-  redis = createRedis('redis://127.0.0.1:6379');
+  redis = createRedis(DEFAULT_TEST_REDIS_URL);
   cache = new SessionCache(redis, prefix);
 });
 afterAll(async () => {
@@ -81,8 +82,8 @@ describe('SessionCache', () => {
 
 describe('createRedis', () => {
   it('sets maxRetriesPerRequest: null for BullMQ only', async () => {
-    const plain = createRedis('redis://127.0.0.1:6379');
-    const bull = createRedis('redis://127.0.0.1:6379', { forBullmq: true });
+    const plain = createRedis(DEFAULT_TEST_REDIS_URL);
+    const bull = createRedis(DEFAULT_TEST_REDIS_URL, { forBullmq: true });
     try {
       expect(bull.options.maxRetriesPerRequest).toBeNull();
       expect(plain.options.maxRetriesPerRequest).not.toBeNull();

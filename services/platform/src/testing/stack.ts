@@ -55,9 +55,21 @@ export interface RunningStack {
   stop(): Promise<void>;
 }
 
-export const DEFAULT_TEST_POSTGRES_URL = 'postgres://postgres@127.0.0.1:5432';
-export const DEFAULT_TEST_NATS_URL = 'nats://127.0.0.1:4222';
-export const DEFAULT_TEST_REDIS_URL = 'redis://127.0.0.1:6379';
+/**
+ * The infrastructure a test run uses: the URLs `make test` found or started (DATABASE_URL,
+ * NATS_URL, REDIS_URL in the runner's environment), else the machine's default ports. Only the
+ * server part of DATABASE_URL is used: every stack creates its own database on that server.
+ */
+export const DEFAULT_TEST_POSTGRES_URL = serverUrlOf(process.env.DATABASE_URL) ?? 'postgres://postgres@127.0.0.1:5432';
+export const DEFAULT_TEST_NATS_URL = process.env.NATS_URL || 'nats://127.0.0.1:4222';
+export const DEFAULT_TEST_REDIS_URL = process.env.REDIS_URL || 'redis://127.0.0.1:6379';
+
+function serverUrlOf(databaseUrl: string | undefined): string | undefined {
+  if (!databaseUrl) return undefined;
+  const url = new URL(databaseUrl);
+  url.pathname = '';
+  return url.toString().replace(/\/$/, '');
+}
 
 const KILL_AFTER_MS = 5000;
 const MAX_LOG_LINES = 20_000;

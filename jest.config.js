@@ -7,7 +7,7 @@
 const packages = ['proto', 'services/platform', 'services/auth', 'services/boards', 'gateway', 'scripts'];
 
 const tsJest = (dir) => ({
-  '^.+\\.tsx?$': ['ts-jest', { tsconfig: `<rootDir>/${dir}/tsconfig.json`, isolatedModules: true, diagnostics: false }],
+  '^.+\\.tsx?$': ['ts-jest', { tsconfig: `<rootDir>/${dir}/tsconfig.json`, diagnostics: false }],
 });
 
 /** @type {import('jest').Config} */

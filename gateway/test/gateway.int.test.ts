@@ -149,7 +149,7 @@ describe('gateway + auth', () => {
     await signup(new Client('10.1.1.1'), address);
     const attacker = new Client('10.6.6.6');
     for (let i = 0; i < 5; i++)
-      expect((await attacker.post('/api/auth/login', { email: address, password: 'wrong password' })).status).toBe(401);
+      expect((await attacker.post('/api/auth/login', { email: address, password: 'wrong password' })).status).toBe(400);
     const blocked = await attacker.post('/api/auth/login', { email: address, password: PASSWORD });
     expect(blocked.status).toBe(429);
     expect(blocked.body.code).toBe('ERR_TOO_MANY_REQUESTS');

@@ -6,7 +6,15 @@ import { join, resolve } from 'node:path';
 import { Client } from 'pg';
 import { Redis } from 'ioredis';
 import { connectBus } from '../src/nats';
-import { startStack, startOtlpReceiver, DEFAULT_TEST_REDIS_URL, DEFAULT_TEST_NATS_URL, DEFAULT_TEST_POSTGRES_URL, findRepoRoot, freePort } from '../src/testing';
+import {
+  startStack,
+  startOtlpReceiver,
+  DEFAULT_TEST_REDIS_URL,
+  DEFAULT_TEST_NATS_URL,
+  DEFAULT_TEST_POSTGRES_URL,
+  findRepoRoot,
+  freePort,
+} from '../src/testing';
 import { captureLog } from './fixtures';
 
 const FAKE_MAIN = `

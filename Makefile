@@ -5,7 +5,7 @@ TSX   := node --import tsx
 NPM_INSTALL := $(TSX) scripts/install.ts
 
 .DEFAULT_GOAL := help
-.PHONY: help up test bench lint format build typecheck clean infra
+.PHONY: help up test bench bench-boards lint format build typecheck clean infra
 
 help: ## list the targets
 	@grep -hE '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{ printf "  make %-10s %s\n", $$1, $$2 }'
@@ -26,6 +26,11 @@ bench: node_modules/.package-lock.json ## gateway GET /api/user vs bare Express 
 	@$(NPM_INSTALL)
 	npx tsc -b
 	@$(TSX) scripts/bench/gateway-user.ts
+
+bench-boards: node_modules/.package-lock.json ## GET /api/boards, 5,000 boards in 50 folders at 200 req/s (writes artifacts/bench/boards-list.json)
+	@$(NPM_INSTALL)
+	npx tsc -b
+	@$(TSX) scripts/bench/boards-list.ts
 
 build: node_modules/.package-lock.json ## tsc -b and the web app
 	@$(NPM_INSTALL)

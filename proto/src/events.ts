@@ -3,7 +3,7 @@
  * with their payload schemas. Event type = "<service>.<entity>.<verb>.v<N>"; subject = "evt." + type.
  */
 import { z } from 'zod';
-import { ROLES } from './settings';
+import { BOARD_BACKGROUNDS, BOARD_PERMISSIONS, ROLES } from './settings';
 
 export interface EventEnvelope<T = unknown> {
   /** outbox id; also the JetStream Nats-Msg-Id, so a re-published event is de-duplicated */
@@ -22,6 +22,63 @@ export const EVENT_SCHEMAS = {
     previousRole: z.enum(ROLES).nullable(),
   }),
   'auth.user.terminated.v1': z.object({ userId: z.number().int() }),
+
+  // boards service: board metadata (content belongs to the realtime nodes)
+  'boards.board.created.v1': z.object({
+    boardId: z.string(),
+    ownerId: z.number().int(),
+    title: z.string(),
+    folderId: z.number().int().nullable(),
+    background: z.enum(BOARD_BACKGROUNDS),
+    defaultPermission: z.enum(BOARD_PERMISSIONS),
+    deleteOwnOnly: z.boolean(),
+  }),
+  'boards.board.renamed.v1': z.object({
+    boardId: z.string(),
+    ownerId: z.number().int(),
+    title: z.string(),
+    previousTitle: z.string(),
+  }),
+  'boards.board.trashed.v1': z.object({
+    boardId: z.string(),
+    ownerId: z.number().int(),
+    trashedAt: z.string(),
+    trashedCount: z.number().int(),
+  }),
+  'boards.board.restored.v1': z.object({ boardId: z.string(), ownerId: z.number().int() }),
+  /** gone for good: the realtime side deletes the board's content */
+  'boards.board.purged.v1': z.object({
+    boardId: z.string(),
+    ownerId: z.number().int(),
+    reason: z.enum(['owner', 'expired', 'owner_terminated']),
+  }),
+  'boards.board.moved.v1': z.object({
+    boardId: z.string(),
+    ownerId: z.number().int(),
+    folderId: z.number().int().nullable(),
+    previousFolderId: z.number().int().nullable(),
+  }),
+  /** the default permission changed (grant null) or one user's explicit grant changed (grant set; permission null = removed) */
+  'boards.board.permissions_changed.v1': z.object({
+    boardId: z.string(),
+    ownerId: z.number().int(),
+    defaultPermission: z.enum(BOARD_PERMISSIONS),
+    grant: z.object({ userId: z.number().int(), permission: z.enum(BOARD_PERMISSIONS).nullable() }).nullable(),
+  }),
+  'boards.board.settings_changed.v1': z.object({
+    boardId: z.string(),
+    ownerId: z.number().int(),
+    background: z.enum(BOARD_BACKGROUNDS),
+    deleteOwnOnly: z.boolean(),
+  }),
+  'boards.folder.created.v1': z.object({ folderId: z.number().int(), ownerId: z.number().int(), name: z.string() }),
+  'boards.folder.renamed.v1': z.object({ folderId: z.number().int(), ownerId: z.number().int(), name: z.string() }),
+  /** its boards became unsorted (no per-board moved events) */
+  'boards.folder.deleted.v1': z.object({
+    folderId: z.number().int(),
+    ownerId: z.number().int(),
+    boardIds: z.array(z.string()),
+  }),
 } as const;
 export type EventType = keyof typeof EVENT_SCHEMAS;
 export type EventData<T extends EventType> = z.infer<(typeof EVENT_SCHEMAS)[T]>;

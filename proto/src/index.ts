@@ -4,3 +4,4 @@ export * from './settings';
 export * from './subjects';
 export * from './events';
 export * from './auth';
+export * from './boards';

@@ -47,7 +47,7 @@ describe('login throttling (default limits)', () => {
 
   it('answers 429 after 5 failures for one account and address; another address may still log in', async () => {
     const a = await browser(h, '203.0.113.1');
-    for (let i = 0; i < 5; i++) expect((await a.login('Victim@Example.com', 'wrong')).status).toBe(401);
+    for (let i = 0; i < 5; i++) expect((await a.login('Victim@Example.com', 'wrong')).status).toBe(400);
     const blocked = await a.login('victim@example.com', PASSWORD);
     expect(blocked.status).toBe(429);
     expect(blocked.body).toMatchObject({ code: 'ERR_TOO_MANY_REQUESTS', statusCode: 429 });
@@ -65,10 +65,10 @@ describe('login throttling (default limits)', () => {
 
   it('a success resets the (account, address) counter', async () => {
     const a = await browser(h, '203.0.113.2');
-    for (let i = 0; i < 4; i++) expect((await a.login('reset@example.com', 'wrong')).status).toBe(401);
+    for (let i = 0; i < 4; i++) expect((await a.login('reset@example.com', 'wrong')).status).toBe(400);
     expect((await a.login('reset@example.com', PASSWORD)).status).toBe(200);
-    for (let i = 0; i < 4; i++) expect((await a.login('reset@example.com', 'wrong')).status).toBe(401);
-    expect((await a.login('reset@example.com', 'wrong')).status).toBe(401);
+    for (let i = 0; i < 4; i++) expect((await a.login('reset@example.com', 'wrong')).status).toBe(400);
+    expect((await a.login('reset@example.com', 'wrong')).status).toBe(400);
     expect((await a.login('reset@example.com', PASSWORD)).status).toBe(429);
   });
 
@@ -77,14 +77,14 @@ describe('login throttling (default limits)', () => {
     for (let i = 0; i < 6; i++) expect((await a.login('down@example.com', PASSWORD)).status).toBe(503);
     // invalid input never reaches the throttle either
     for (let i = 0; i < 6; i++) expect((await a.login('not-an-email', 'x')).status).toBe(400);
-    expect((await a.login('down@example.com', 'wrong')).status).toBe(401);
+    expect((await a.login('down@example.com', 'wrong')).status).toBe(400);
   });
 
   it('counts parallel guesses in full', async () => {
     const a = await browser(h, '203.0.113.4');
     const results = await Promise.all(Array.from({ length: 12 }, () => a.login('burst@example.com', 'wrong')));
     const statuses = results.map((r) => r.status).sort();
-    expect(statuses.filter((s) => s === 401)).toHaveLength(5);
+    expect(statuses.filter((s) => s === 400)).toHaveLength(5);
     expect(statuses.filter((s) => s === 429)).toHaveLength(7);
   });
 });
@@ -111,7 +111,7 @@ describe('login throttling across addresses and accounts', () => {
 
   it('limits one address across many accounts', async () => {
     const a = await browser(h, '192.0.2.50');
-    for (let i = 0; i < 6; i++) expect((await a.login(`spray${i}@example.com`, 'wrong')).status).toBe(401);
+    for (let i = 0; i < 6; i++) expect((await a.login(`spray${i}@example.com`, 'wrong')).status).toBe(400);
     const res = await a.login('spray-next@example.com', 'wrong');
     expect(res.status).toBe(429);
     expect(res.body.message).toContain('from your network');
@@ -123,10 +123,10 @@ describe('login throttling across addresses and accounts', () => {
     expect(owner.jar.dev).toMatch(/^[\w-]+\.[\w-]+$/);
 
     for (let i = 0; i < 4; i++)
-      expect((await (await browser(h, `192.0.2.${100 + i}`)).login('owner@example.com', 'wrong')).status).toBe(401);
+      expect((await (await browser(h, `192.0.2.${100 + i}`)).login('owner@example.com', 'wrong')).status).toBe(400);
     // threshold reached: the next attempt from anywhere passes and closes the gate for 1.5 s
     const stranger = await browser(h, '192.0.2.200');
-    expect((await stranger.login('owner@example.com', 'wrong')).status).toBe(401);
+    expect((await stranger.login('owner@example.com', 'wrong')).status).toBe(400);
     const slowed = await stranger.login('owner@example.com', PASSWORD);
     expect(slowed.status).toBe(429);
     expect(slowed.body.message).toContain('This account is protected');

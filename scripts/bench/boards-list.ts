@@ -1,0 +1,430 @@
+/**
+ * Boards list benchmark: GET /api/boards through the real gateway → NATS → boards service for a
+ * user with 5,000 boards in 50 folders, at a fixed 200 requests/s.
+ *
+ * Stack: services/auth, services/boards and the gateway as child processes (startStack) with
+ * NODE_ENV=production (replies are not re-validated against their schema, as in production).
+ * The user signs up through the gateway; the folders and boards are seeded straight into the
+ * test database (the service's own triggers keep its list version right).
+ *
+ * Load: autocannon, open loop. autocannon's `overallRate` hands each connection a per-second
+ * quota that it fires back to back at the start of every second (bursts at full concurrency,
+ * latency measured from the delayed send), so the fixed rate is built from RATE autocannon
+ * instances of one connection at 1 request/s each, started 1000/RATE ms apart: requests leave
+ * evenly spread, each on its own keep-alive connection, and every response time is recorded
+ * (exact p50/p99/max, no merged histograms). Warm-up 3 s at the same rate first.
+ * Also: the CPU time the gateway and the boards service spent per request, and one closed-loop
+ * run (10 connections, 5 s) for the maximum throughput.
+ *
+ * Prints the figures, writes artifacts/bench/boards-list.json. Target: p99 ≤ 25 ms at 200 req/s.
+ * BENCH_STRICT=1 → exit 1 when missed. Env: BENCH_RATE (200), BENCH_DURATION (s, 20),
+ * BENCH_WARMUP (s, 3), BENCH_BOARDS (5000), BENCH_FOLDERS (50), BENCH_NODE_OPTIONS (passed to the
+ * gateway and the boards service, e.g. `--require ./profile-hook.js` while profiling).
+ */
+import { randomBytes } from 'node:crypto';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { Agent, get as httpGet } from 'node:http';
+import { cpus } from 'node:os';
+import { join, relative } from 'node:path';
+import autocannon from 'autocannon';
+import pg from 'pg';
+import { startStack, type RunningStack } from '@wb/platform/testing';
+import { ensureInfra, type Infra } from '../lib/infra';
+import { c, describeError, log, UserFacingError } from '../lib/log';
+import { ARTIFACTS_DIR, ROOT } from '../lib/paths';
+
+const RATE = Number(process.env.BENCH_RATE ?? 200);
+const DURATION = Number(process.env.BENCH_DURATION ?? 20);
+const WARMUP = Number(process.env.BENCH_WARMUP ?? 3);
+const BOARDS = Number(process.env.BENCH_BOARDS ?? 5000);
+const FOLDERS = Number(process.env.BENCH_FOLDERS ?? 50);
+const LOAD = process.env.BENCH_LOAD === 'http' ? 'http' : 'autocannon';
+const TARGET_P99_MS = 25;
+
+const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-';
+const TOPICS = [
+  'Fractions',
+  'Photosynthesis',
+  'Quadratic equations',
+  'Spanish verbs',
+  'World War II timeline',
+  'Cell division',
+  'Pythagoras',
+  'Essay outline',
+  'Chemistry lab notes',
+  'Project kickoff',
+];
+
+let infra: Infra | undefined;
+let stack: RunningStack | undefined;
+
+async function cleanup(): Promise<void> {
+  await stack?.stop().catch((err: unknown) => log.warn(`stack stop: ${describeError(err)}`));
+  await infra?.stop();
+}
+
+function boardId(): string {
+  const bytes = randomBytes(21);
+  let id = '';
+  for (const b of bytes) id += ALPHABET[b & 63];
+  return id;
+}
+
+/** sign up through the gateway; returns the cookie header and the user id */
+async function signUp(gatewayUrl: string): Promise<{ cookie: string; userId: number }> {
+  const cookies = new Map<string, string>();
+  const take = (res: Response): void => {
+    for (const line of res.headers.getSetCookie()) {
+      const [pair] = line.split(';');
+      const eq = pair!.indexOf('=');
+      if (eq > 0) cookies.set(pair!.slice(0, eq).trim(), pair!.slice(eq + 1).trim());
+    }
+  };
+  const header = (): string => [...cookies].map(([k, v]) => `${k}=${v}`).join('; ');
+  const first = await fetch(`${gatewayUrl}/api/user`);
+  take(first);
+  await first.arrayBuffer();
+  const csrf = cookies.get('csrf-token');
+  if (!csrf) throw new UserFacingError('the gateway set no csrf-token cookie on GET /api/user');
+  const res = await fetch(`${gatewayUrl}/api/auth/signup`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-csrf-token': csrf, cookie: header() },
+    body: JSON.stringify({
+      name: 'Bench Teacher',
+      email: `bench-${Date.now()}@example.com`,
+      password: 'bench-password-1',
+    }),
+  });
+  take(res);
+  const body = (await res.json()) as { user?: { id?: number } };
+  if (!res.ok || !body.user?.id) throw new UserFacingError(`signup failed: ${res.status} ${JSON.stringify(body)}`);
+  return { cookie: header(), userId: body.user.id };
+}
+
+/** FOLDERS folders and BOARDS boards (spread evenly over the folders, one a minute apart) */
+async function seed(databaseUrl: string, userId: number): Promise<void> {
+  const db = new pg.Client({ connectionString: databaseUrl });
+  await db.connect();
+  try {
+    const folders = await db.query<{ id: number }>(
+      `INSERT INTO boards.folders (user_id, name) SELECT $1, 'Class ' || g FROM generate_series(1, $2::int) g RETURNING id`,
+      [userId, FOLDERS],
+    );
+    const folderIds = folders.rows.map((r) => r.id);
+    const ids: string[] = [];
+    const titles: string[] = [];
+    const inFolder: number[] = [];
+    for (let i = 0; i < BOARDS; i++) {
+      ids.push(boardId());
+      titles.push(`${TOPICS[i % TOPICS.length]} ${i + 1}`);
+      inFolder.push(folderIds[i % folderIds.length]!);
+    }
+    await db.query(
+      `INSERT INTO boards.boards (id, user_id, title, folder_id, created_at, updated_at)
+       SELECT id, $1, title, folder_id, now() - n * interval '1 minute', now() - n * interval '1 minute'
+         FROM unnest($2::text[], $3::text[], $4::int[]) WITH ORDINALITY AS t(id, title, folder_id, n)`,
+      [userId, ids, titles, inFolder],
+    );
+    await db.query('ANALYZE boards.boards');
+  } finally {
+    await db.end();
+  }
+}
+
+interface PacedResult {
+  rate: number;
+  durationS: number;
+  requests: number;
+  ok: number;
+  non2xx: number;
+  errors: number;
+  p50: number;
+  p90: number;
+  p99: number;
+  max: number;
+  mean: number;
+  achievedRps: number;
+}
+
+/**
+ * `rate` autocannon instances of one connection at 1 request/s, started 1000/rate ms apart:
+ * an open loop at `rate` requests/s, evenly spread.
+ */
+async function paced(
+  url: string,
+  headers: Record<string, string>,
+  rate: number,
+  durationS: number,
+): Promise<PacedResult> {
+  const latencies: number[] = [];
+  let non2xx = 0;
+  let errors = 0;
+  const started = performance.now();
+  const runs: Array<Promise<unknown>> = [];
+  for (let i = 0; i < rate; i++) {
+    const due = started + (i * 1000) / rate;
+    const wait = due - performance.now();
+    if (wait > 0) await new Promise((r) => setTimeout(r, wait));
+    runs.push(
+      new Promise((resolve, reject) => {
+        const instance = autocannon(
+          { url, headers, connections: 1, overallRate: 1, duration: durationS, timeout: 10 },
+          (err, result) => (err ? reject(err instanceof Error ? err : new Error(String(err))) : resolve(result)),
+        );
+        instance.on('response', (_client: unknown, statusCode: number, _bytes: number, responseTime: number) => {
+          if (statusCode >= 200 && statusCode < 300) latencies.push(responseTime);
+          else non2xx++;
+        });
+        instance.on('reqError', () => {
+          errors++;
+        });
+      }),
+    );
+  }
+  await Promise.all(runs);
+  return summarize(latencies, non2xx, errors, rate, durationS, (performance.now() - started) / 1000);
+}
+
+/**
+ * The same open loop from node:http (one keep-alive agent, requests fired on a 1 ms timer as
+ * they fall due), for comparison: its client costs less CPU per response than autocannon's.
+ */
+async function pacedHttp(
+  url: string,
+  headers: Record<string, string>,
+  rate: number,
+  durationS: number,
+): Promise<PacedResult> {
+  const agent = new Agent({ keepAlive: true, maxSockets: 256 });
+  const total = Math.max(1, Math.round(rate * durationS));
+  const latencies: number[] = [];
+  let non2xx = 0;
+  let errors = 0;
+  const t0 = performance.now();
+  await new Promise<void>((resolve) => {
+    let sent = 0;
+    let finished = 0;
+    const finish = (): void => {
+      if (++finished === total) resolve();
+    };
+    const fire = (): void => {
+      const start = performance.now();
+      const req = httpGet(url, { agent, headers }, (res) => {
+        res.resume();
+        res.on('end', () => {
+          const status = res.statusCode ?? 0;
+          if (status >= 200 && status < 300) latencies.push(performance.now() - start);
+          else non2xx++;
+          finish();
+        });
+      });
+      req.on('error', () => {
+        errors++;
+        finish();
+      });
+    };
+    const tick = (): void => {
+      const due = Math.min(total, Math.floor(((performance.now() - t0) * rate) / 1000) + 1);
+      while (sent < due) {
+        sent++;
+        fire();
+      }
+      if (sent < total) setTimeout(tick, 1);
+    };
+    tick();
+  });
+  const elapsedS = (performance.now() - t0) / 1000;
+  agent.destroy();
+  return summarize(latencies, non2xx, errors, rate, durationS, elapsedS);
+}
+
+function summarize(
+  latencies: number[],
+  non2xx: number,
+  errors: number,
+  rate: number,
+  durationS: number,
+  elapsedS: number,
+): PacedResult {
+  latencies.sort((a, b) => a - b);
+  const pct = (p: number): number =>
+    latencies[Math.min(latencies.length - 1, Math.ceil((p / 100) * latencies.length) - 1)] ?? NaN;
+  const round = (n: number): number => Math.round(n * 100) / 100;
+  return {
+    rate,
+    durationS,
+    requests: latencies.length + non2xx + errors,
+    ok: latencies.length,
+    non2xx,
+    errors,
+    p50: round(pct(50)),
+    p90: round(pct(90)),
+    p99: round(pct(99)),
+    max: round(latencies[latencies.length - 1] ?? NaN),
+    mean: round(latencies.reduce((sum, x) => sum + x, 0) / Math.max(1, latencies.length)),
+    // answers per second of the measured window: below `rate` when the system falls behind
+    achievedRps: round((latencies.length + non2xx) / Math.max(durationS, elapsedS - 1)),
+  };
+}
+
+/** user+system CPU ms of a process so far (Linux /proc) */
+function cpuMs(pid: number | undefined): number {
+  if (!pid) return NaN;
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100; // utime + stime, in clock ticks of 10 ms
+  } catch {
+    return NaN;
+  }
+}
+
+/** busy and total jiffies of the whole machine so far (Linux /proc/stat) */
+function machineTicks(): { busy: number; total: number } {
+  try {
+    const cpu = readFileSync('/proc/stat', 'utf8').split('\n')[0]!.trim().split(/\s+/).slice(1).map(Number);
+    const total = cpu.reduce((a, b) => a + b, 0);
+    return { busy: total - cpu[3]! - (cpu[4] ?? 0), total };
+  } catch {
+    return { busy: NaN, total: NaN };
+  }
+}
+
+function closedLoop(url: string, headers: Record<string, string>): Promise<autocannon.Result> {
+  return new Promise((resolve, reject) => {
+    autocannon({ url, headers, connections: 10, duration: 5 }, (err, result) =>
+      err ? reject(err instanceof Error ? err : new Error(String(err))) : resolve(result),
+    );
+  });
+}
+
+async function main(): Promise<number> {
+  process.on('SIGINT', () => void cleanup().then(() => process.exit(130)));
+  process.on('SIGTERM', () => void cleanup().then(() => process.exit(143)));
+
+  log.step('infrastructure');
+  infra = await ensureInfra(process.env);
+  const server = new URL(infra.databaseUrl);
+  server.pathname = '';
+
+  log.step('starting services/auth, services/boards and the gateway (startStack, NODE_ENV=production)');
+  const secret = (): string => randomBytes(32).toString('hex');
+  stack = await startStack({
+    deployables: ['services/auth', 'services/boards', 'gateway'],
+    env: {
+      NODE_ENV: 'production',
+      LOG_LEVEL: 'warn',
+      AUTH_TOKEN_SECRET: secret(),
+      SESSION_SECRET: secret(),
+      CSRF_SECRET: secret(),
+    },
+    ...(process.env.BENCH_NODE_OPTIONS
+      ? {
+          envFor: Object.fromEntries(
+            ['gateway', 'services/boards'].map((d) => [d, { NODE_OPTIONS: process.env.BENCH_NODE_OPTIONS! }]),
+          ),
+        }
+      : {}),
+    postgresUrl: server.toString().replace(/\/$/, ''),
+    natsUrl: infra.natsUrl,
+    redisUrl: infra.redisUrl,
+  });
+  const { cookie, userId } = await signUp(stack.gatewayUrl);
+  log.step(`seeding ${BOARDS} boards in ${FOLDERS} folders for user ${userId}`);
+  await seed(stack.databaseUrl, userId);
+
+  const url = `${stack.gatewayUrl}/api/boards`;
+  const headers = { cookie, accept: 'application/json' };
+  const check = await fetch(url, { headers });
+  const text = await check.text();
+  const list = JSON.parse(text) as { owned?: { id: string[]; folder_id: Array<number | null> } };
+  if (!check.ok || list.owned?.id.length !== BOARDS) {
+    throw new UserFacingError(`GET /api/boards answered ${check.status}: ${text.slice(0, 200)}`);
+  }
+  const inFolders = new Set(list.owned.folder_id).size;
+  log.ok(
+    `GET /api/boards: ${list.owned.id.length} boards in ${inFolders} folders, ${(text.length / 1024).toFixed(0)} KiB`,
+  );
+
+  if (WARMUP > 0) {
+    log.step(`warm-up: ${WARMUP} s at ${RATE} req/s`);
+    await (LOAD === 'http' ? pacedHttp : paced)(url, headers, RATE, WARMUP);
+  }
+  log.step(`measuring: ${DURATION} s at ${RATE} req/s (open loop, evenly spread)`);
+  const pids = stack.pids;
+  const cpuBefore = { gateway: cpuMs(pids.gateway), boards: cpuMs(pids['services/boards']), self: process.cpuUsage() };
+  const machineBefore = machineTicks();
+  const run = await (LOAD === 'http' ? pacedHttp : paced)(url, headers, RATE, DURATION);
+  const machineAfter = machineTicks();
+  const self = process.cpuUsage(cpuBefore.self);
+  const perRequest = (ms: number): number => Math.round((ms / run.requests) * 100) / 100;
+  const cpuPerRequest = {
+    gatewayMs: perRequest(cpuMs(pids.gateway) - cpuBefore.gateway),
+    boardsMs: perRequest(cpuMs(pids['services/boards']) - cpuBefore.boards),
+    loadGeneratorMs: perRequest((self.user + self.system) / 1000),
+  };
+  /** share of all cores busy during the measured run (everything on the machine) */
+  const machineBusy =
+    Math.round(((machineAfter.busy - machineBefore.busy) / (machineAfter.total - machineBefore.total)) * 1000) / 10;
+  log.step('maximum throughput: closed loop, 10 connections, 5 s');
+  const max = await closedLoop(url, headers);
+
+  const met = run.p99 <= TARGET_P99_MS && run.non2xx === 0 && run.errors === 0;
+  console.log('');
+  console.log(
+    c.bold(`  GET /api/boards, ${BOARDS} boards in ${FOLDERS} folders, ${(text.length / 1024).toFixed(0)} KiB`),
+  );
+  console.log(
+    `  at ${RATE} req/s for ${DURATION} s: p50 ${run.p50} ms, p90 ${run.p90} ms, p99 ${run.p99} ms, max ${run.max} ms` +
+      ` (${run.ok} ok, ${run.non2xx} non-2xx, ${run.errors} errors, ${run.achievedRps} req/s achieved)`,
+  );
+  console.log(
+    `  CPU per request: gateway ${cpuPerRequest.gatewayMs} ms, boards ${cpuPerRequest.boardsMs} ms, load generator ${cpuPerRequest.loadGeneratorMs} ms; machine ${machineBusy} % busy`,
+  );
+  console.log(`  closed loop max: ${Math.round(max.requests.average)} req/s (p99 ${max.latency.p99} ms)`);
+  console.log(`  target p99 ≤ ${TARGET_P99_MS} ms: ${met ? c.green('met') : c.red('MISSED')}`);
+
+  const outDir = join(ARTIFACTS_DIR, 'bench');
+  mkdirSync(outDir, { recursive: true });
+  const out = join(outDir, 'boards-list.json');
+  writeFileSync(
+    out,
+    JSON.stringify(
+      {
+        at: new Date().toISOString(),
+        machine: { cpus: cpus().length, cpu: cpus()[0]?.model, node: process.version },
+        scenario: { boards: BOARDS, folders: FOLDERS, replyBytes: text.length, nodeEnv: 'production' },
+        settings: {
+          rate: RATE,
+          durationS: DURATION,
+          warmupS: WARMUP,
+          load: `autocannon, ${RATE} instances × 1 connection × 1 req/s, started ${1000 / RATE} ms apart (open loop)`,
+        },
+        result: run,
+        cpuPerRequest,
+        machineBusyPercent: machineBusy,
+        closedLoopMax: {
+          connections: 10,
+          rps: max.requests.average,
+          p50: max.latency.p50,
+          p99: max.latency.p99,
+          non2xx: max.non2xx,
+        },
+        target: { p99Ms: TARGET_P99_MS, met },
+      },
+      null,
+      2,
+    ) + '\n',
+  );
+  log.ok(`wrote ${relative(ROOT, out)}`);
+  return process.env.BENCH_STRICT === '1' && !met ? 1 : 0;
+}
+
+void main()
+  .catch((err: unknown) => {
+    log.error(describeError(err));
+    return 1;
+  })
+  .then(async (code) => {
+    await cleanup();
+    process.exit(code);
+  });

@@ -1,0 +1,85 @@
+/**
+ * Reads: the dashboard list, one board, the share dialog, and the access check the realtime
+ * nodes make on every join (which also records the join for "shared with me").
+ */
+import { AppError } from '@wb/proto';
+import type { AccessCheckReply, BoardDto, BoardList, BoardShare, RequestActor } from '@wb/proto';
+import { isGuest, requireUserId } from '../policies/actor';
+import { accessOf, assertOwner, NO_GRANTS, ownerPlanNeeded } from '../policies/boardAccess';
+import { presentBoard, presentBoardList, presentShare, presentSummary } from '../presenters/board';
+import { findBoard, findBoardForUser, listJoined, listOwned, listVersion } from '../repositories/boards';
+import type { BoardRow } from '../repositories/boards';
+import { listMembers, recordJoin } from '../repositories/members';
+import type { BoardsDeps } from './deps';
+
+/**
+ * GET /api/boards: every board the caller owns (trashed included: the web filters the views) and
+ * the boards of others they joined and may still open. Answered from the list cache while the
+ * caller's list version is unchanged; the version is read BEFORE the lists, so a write landing
+ * in between can only make the cache reload once more, never keep a stale answer.
+ */
+export async function listBoards(deps: BoardsDeps, actor: RequestActor): Promise<BoardList> {
+  const userId = requireUserId(actor);
+  const version = await listVersion(deps.pool, userId);
+  const cached = deps.lists.get(userId, version);
+  if (cached) {
+    deps.metrics.listCache.inc({ result: 'hit' });
+    return cached;
+  }
+  deps.metrics.listCache.inc({ result: 'miss' });
+  const [owned, joined] = await Promise.all([listOwned(deps.pool, userId), listJoined(deps.pool, userId)]);
+  // logged-in users never need the owner's plan (only guests do)
+  const shared = joined.filter(
+    (row) => accessOf(row, actor, row.grant ? new Map([[userId, row.grant]]) : NO_GRANTS, null) !== 'none',
+  );
+  const list = presentBoardList(owned, shared);
+  deps.lists.set(userId, version, list);
+  return list;
+}
+
+interface Resolved {
+  row: BoardRow;
+  access: ReturnType<typeof accessOf>;
+}
+
+async function resolveAccess(deps: BoardsDeps, boardId: string, actor: RequestActor): Promise<Resolved> {
+  // guests have no grants: no board_users row has user id 0
+  const row = await findBoardForUser(deps.pool, boardId, isGuest(actor) ? 0 : actor.userId);
+  if (!row) throw new AppError('ERR_BOARD_NOT_FOUND');
+  const grants = row.grant ? new Map([[actor.userId, row.grant]]) : NO_GRANTS;
+  const plan = ownerPlanNeeded(row, actor) ? await deps.plans.planOf(row.user_id) : null;
+  return { row, access: accessOf(row, actor, grants, plan) };
+}
+
+/** svc.boards.access.check: what the joining actor may do; with `record`, the join is remembered */
+export async function checkAccess(
+  deps: BoardsDeps,
+  input: { boardId: string; record?: boolean },
+  actor: RequestActor,
+): Promise<AccessCheckReply> {
+  const { row, access } = await resolveAccess(deps, input.boardId, actor);
+  if (input.record && access !== 'none' && !isGuest(actor) && actor.userId !== row.user_id) {
+    await recordJoin(deps.pool, row.id, actor.userId, deps.now());
+  }
+  // read-only because of plan limits or used-up minutes (spec §4) is not decided yet
+  return { access, readOnlyReason: null, board: presentSummary(row) };
+}
+
+/** GET /api/boards/{id}: the board for anyone who may open it (guests included) */
+export async function getBoard(deps: BoardsDeps, input: { boardId: string }, actor: RequestActor): Promise<BoardDto> {
+  const { row, access } = await resolveAccess(deps, input.boardId, actor);
+  if (access === 'none') {
+    // a trashed board is gone for everyone but its owner; otherwise the lock screen says "no access"
+    throw new AppError(row.trashed_at ? 'ERR_BOARD_NOT_FOUND' : 'ERR_FORBIDDEN');
+  }
+  return presentBoard(row, access);
+}
+
+/** GET /api/boards/{id}/share: the link and the members (owner only) */
+export async function getShare(deps: BoardsDeps, input: { boardId: string }, actor: RequestActor): Promise<BoardShare> {
+  const userId = requireUserId(actor);
+  const row = await findBoard(deps.pool, input.boardId);
+  if (!row) throw new AppError('ERR_BOARD_NOT_FOUND');
+  assertOwner(row, userId);
+  return presentShare(deps.env.APP_URL, row, await listMembers(deps.pool, row.id));
+}

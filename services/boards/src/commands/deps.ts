@@ -1,0 +1,24 @@
+/** What commands need, built once in main.ts (and by tests with a fake clock or plans). */
+import type { Logger, Pool } from '@wb/platform';
+import type { Plan } from '@wb/proto';
+import type { BoardsEnv } from '../env';
+import type { BoardsMetrics } from '../metrics';
+import type { ListCache } from './listCache';
+
+export const SCHEMA = 'boards';
+
+/** The plan of a board's owner (the auth service is asked; see planLookup.ts). */
+export interface PlanSource {
+  planOf(userId: number): Promise<Plan>;
+}
+
+export interface BoardsDeps {
+  pool: Pool;
+  env: Pick<BoardsEnv, 'APP_URL' | 'TRASH_PURGE_BATCH'>;
+  log: Logger;
+  plans: PlanSource;
+  metrics: BoardsMetrics;
+  lists: ListCache;
+  now(): Date;
+  newBoardId(): string;
+}

@@ -1,0 +1,38 @@
+import { describe, expect, it } from '@jest/globals';
+import type { BoardList } from '@wb/proto';
+import { ListCache } from './listCache';
+
+const boards = (n: number): BoardList => ({
+  owned: {
+    id: Array.from({ length: n }, (_, i) => `b${i}`),
+    title: Array.from({ length: n }, () => 't'),
+    folder_id: Array.from({ length: n }, () => null),
+    trashed: {},
+  },
+  shared: { id: [], title: [], user_id: [] },
+});
+
+describe('ListCache', () => {
+  it('answers only for the version it was filled with', () => {
+    const cache = new ListCache(100);
+    const list = boards(3);
+    cache.set(1, '5', list);
+    expect(cache.get(1, '5')).toBe(list);
+    expect(cache.get(1, '6')).toBeUndefined();
+    // a mismatch drops the entry
+    expect(cache.get(1, '5')).toBeUndefined();
+  });
+
+  it('evicts the least recently used users to stay under the bound (boards + 1 per entry)', () => {
+    const cache = new ListCache(10);
+    cache.set(1, '1', boards(4)); // weight 5
+    cache.set(2, '1', boards(3)); // weight 4
+    expect(cache.get(1, '1')).toBeDefined(); // 1 is now the most recent
+    cache.set(3, '1', boards(2)); // weight 3: 2 must go
+    expect(cache.get(2, '1')).toBeUndefined();
+    expect(cache.get(1, '1')).toBeDefined();
+    expect(cache.get(3, '1')).toBeDefined();
+    cache.set(4, '1', boards(20)); // bigger than the whole cache: not kept
+    expect(cache.get(4, '1')).toBeUndefined();
+  });
+});

@@ -1,0 +1,12 @@
+import { endpoint } from '@wb/platform';
+import { boardsOperations } from '@wb/proto';
+import type { BoardsDeps } from '../commands/deps';
+import { listBoards } from '../commands/boardReader';
+
+/** GET /api/boards */
+export const boardsListHandler = (deps: BoardsDeps) =>
+  endpoint({
+    operation: 'boards.list',
+    ...boardsOperations['boards.list'],
+    handler: (_input, ctx) => listBoards(deps, ctx.actor),
+  });

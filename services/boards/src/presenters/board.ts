@@ -1,0 +1,93 @@
+/** boards rows → what leaves the service. */
+import type {
+  AccessCheckReply,
+  BoardAccess,
+  BoardDto,
+  BoardList,
+  BoardListItem,
+  BoardShare,
+  FolderDto,
+} from '@wb/proto';
+import type { BoardListRow, BoardRow } from '../repositories/boards';
+import type { FolderRow } from '../repositories/folders';
+import type { MemberRow } from '../repositories/members';
+
+export function presentListItem(row: BoardListRow): BoardListItem {
+  return {
+    id: row.id,
+    user_id: row.user_id,
+    title: row.title,
+    folder_id: row.folder_id,
+    trashed: row.trashed_at ? row.trashed_at.toISOString() : null,
+  };
+}
+
+/** GET /api/boards as columns (see BoardList in proto): owned rows, then the shared ones the caller may open */
+export function presentBoardList(owned: BoardListRow[], shared: BoardListRow[]): BoardList {
+  const list: BoardList = {
+    owned: { id: [], title: [], folder_id: [], trashed: {} },
+    shared: { id: [], title: [], user_id: [] },
+  };
+  for (const r of owned) {
+    list.owned.id.push(r.id);
+    list.owned.title.push(r.title);
+    list.owned.folder_id.push(r.folder_id);
+    if (r.trashed_at) list.owned.trashed[r.id] = r.trashed_at.toISOString();
+  }
+  for (const r of shared) {
+    list.shared.id.push(r.id);
+    list.shared.title.push(r.title);
+    list.shared.user_id.push(r.user_id);
+  }
+  return list;
+}
+
+/** a board shared with the caller: the owner's folder is none of their business */
+export function presentSharedItem(row: BoardListRow): BoardListItem {
+  return { ...presentListItem(row), folder_id: null };
+}
+
+export function presentBoard(row: BoardRow, access: BoardAccess): BoardDto {
+  const own = access === 'own';
+  return {
+    ...(own ? presentListItem(row) : presentSharedItem(row)),
+    trashed_count: row.trashed_count,
+    background: row.background,
+    defaultPermission: row.default_permission,
+    deleteOwnOnly: row.delete_own_only,
+    created: row.created_at.toISOString(),
+    access,
+  };
+}
+
+export function presentSummary(row: BoardRow): AccessCheckReply['board'] {
+  return {
+    id: row.id,
+    title: row.title,
+    ownerId: row.user_id,
+    background: row.background,
+    defaultPermission: row.default_permission,
+    deleteOwnOnly: row.delete_own_only,
+  };
+}
+
+export function shareUrl(appUrl: string, boardId: string): string {
+  return `${appUrl}/boards/${boardId}`;
+}
+
+export function presentShare(appUrl: string, row: BoardRow, members: MemberRow[]): BoardShare {
+  return {
+    url: shareUrl(appUrl, row.id),
+    defaultPermission: row.default_permission,
+    deleteOwnOnly: row.delete_own_only,
+    members: members.map((m) => ({
+      userId: m.user_id,
+      permission: m.permission,
+      joined: m.joined_at ? m.joined_at.toISOString() : null,
+    })),
+  };
+}
+
+export function presentFolder(row: FolderRow): FolderDto {
+  return { id: row.id, name: row.name };
+}

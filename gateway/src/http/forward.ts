@@ -65,6 +65,9 @@ export function forward(route: RouteDef, deps: ForwardDeps): RequestHandler {
   const unsafe = !SAFE_METHODS.has(route.method.toUpperCase());
   const trustProxy = deps.config.trustProxy !== false;
   const requestOpts = route.timeoutMs ? { timeoutMs: route.timeoutMs } : undefined;
+  // Only routes that act on the reply's content decode it; every other answer is passed through
+  // as the bytes the service encoded (no parse and re-serialise of large lists).
+  const passThrough = route.session === undefined && route.reply !== 'redirect';
 
   return async (req, res) => {
     const st = getState(req);
@@ -90,7 +93,9 @@ export function forward(route: RouteDef, deps: ForwardDeps): RequestHandler {
         : undefined;
     let reply: ServiceReply<unknown>;
     try {
-      reply = await deps.bus.request(route.service, route.operation, input, actor, requestOpts);
+      reply = passThrough
+        ? await deps.bus.requestRaw(route.service, route.operation, input, actor, requestOpts)
+        : await deps.bus.request(route.service, route.operation, input, actor, requestOpts);
     } catch (err) {
       if (attempt)
         await (err instanceof AppError && err.code === 'ERR_LOGIN_FAILED' ? attempt.failed() : attempt.abandoned());
@@ -135,5 +140,6 @@ function respond(
   // Plain end() instead of res.json(): no content-type lookup or freshness check on the hot path.
   res.statusCode = 200;
   res.setHeader('Content-Type', 'application/json; charset=utf-8');
-  res.end(JSON.stringify(data === undefined ? null : data));
+  if (data instanceof Uint8Array) res.end(data.length === 0 ? 'null' : data);
+  else res.end(JSON.stringify(data === undefined ? null : data));
 }

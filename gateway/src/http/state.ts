@@ -3,7 +3,7 @@ import type { Request } from 'express';
 import type { Bus } from '@wb/platform';
 
 /** What the gateway needs of the bus: tests pass an in-memory fake. */
-export type GatewayBus = Pick<Bus, 'prefix' | 'request'>;
+export type GatewayBus = Pick<Bus, 'prefix' | 'request' | 'requestRaw'>;
 
 export interface ResolvedSession {
   sessionId: string;

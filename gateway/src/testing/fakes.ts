@@ -55,6 +55,17 @@ export class FakeBus implements GatewayBus {
     return { data: out as T };
   }
 
+  /** As the real bus: the data arrives as the JSON bytes the service would have sent. */
+  async requestRaw(
+    service: ServiceName,
+    operation: string,
+    input: unknown,
+    actor: RequestActor,
+  ): Promise<ServiceReply<Uint8Array>> {
+    const decoded = await this.request(service, operation, input, actor);
+    return { ...decoded, data: Buffer.from(JSON.stringify(decoded.data ?? null)) };
+  }
+
   callsOf(service: ServiceName, operation: string): FakeCall[] {
     return this.calls.filter((c) => c.service === service && c.operation === operation);
   }

@@ -60,6 +60,18 @@ export interface Bus {
     actor: RequestActor,
     opts?: { timeoutMs?: number },
   ): Promise<ServiceReply<T>>;
+  /**
+   * Like `request`, but the reply's JSON is handed over as the bytes the service sent, undecoded:
+   * the gateway writes them to the HTTP response as they are (no parse and re-serialise of large
+   * answers such as a 5,000-board list). Errors are decoded exactly as in `request`.
+   */
+  requestRaw(
+    service: ServiceName,
+    operation: string,
+    input: unknown,
+    actor: RequestActor,
+    opts?: { timeoutMs?: number },
+  ): Promise<ServiceReply<Uint8Array>>;
   /** drain subscriptions and close (graceful shutdown) */
   drain(): Promise<void>;
 }
@@ -242,47 +254,17 @@ export async function connectBus(opts: BusOptions): Promise<Bus> {
       actor: RequestActor,
       reqOpts?: { timeoutMs?: number },
     ): Promise<ServiceReply<T>> {
-      const subject = serviceSubject(opts.prefix, service, operation);
-      return tracer.startActiveSpan(
-        `nats request svc.${service}.${operation}`,
-        {
-          kind: SpanKind.CLIENT,
-          attributes: {
-            'messaging.system': 'nats',
-            'messaging.destination.name': subject,
-            'messaging.operation.type': 'send',
-            'wb.user_id': actor.userId,
-          },
-        },
-        async (span) => {
-          try {
-            const h = natsHeaders();
-            injectTrace(h);
-            h.set(HEADER_CONTEXT, JSON.stringify(actor));
-            let reply: Msg;
-            try {
-              reply = await nc.request(subject, encodeJson(input), {
-                timeout: reqOpts?.timeoutMs ?? DEFAULT_TIMEOUT_MS,
-                headers: h,
-              });
-            } catch (err) {
-              throw requestFailure(err);
-            }
-            if (header(reply.headers, ServiceErrorCodeHeader) !== undefined) throw errorReply(reply);
-            const data = (reply.data.length === 0 ? null : reply.json()) as T;
-            const notice = header(reply.headers, HEADER_NOTICE);
-            const redirect = header(reply.headers, HEADER_REDIRECT);
-            return { data, ...(notice ? { notice } : {}), ...(redirect ? { redirect } : {}) };
-          } catch (err) {
-            const appErr = err instanceof AppError ? err : new AppError('ERR_UNKNOWN');
-            span.setAttribute('wb.error_code', appErr.code);
-            span.setStatus({ code: SpanStatusCode.ERROR, message: appErr.code });
-            throw appErr;
-          } finally {
-            span.end();
-          }
-        },
+      return send(
+        service,
+        operation,
+        input,
+        actor,
+        reqOpts,
+        (reply) => (reply.data.length === 0 ? null : reply.json()) as T,
       );
+    },
+    requestRaw(service, operation, input, actor, reqOpts) {
+      return send(service, operation, input, actor, reqOpts, (reply) => reply.data);
     },
     async drain() {
       if (nc.isClosed() || nc.isDraining()) return nc.closed().then(() => undefined);
@@ -290,6 +272,57 @@ export async function connectBus(opts: BusOptions): Promise<Bus> {
       log.info('NATS connection drained');
     },
   };
+
+  function send<T>(
+    service: ServiceName,
+    operation: string,
+    input: unknown,
+    actor: RequestActor,
+    reqOpts: { timeoutMs?: number } | undefined,
+    decode: (reply: Msg) => T,
+  ): Promise<ServiceReply<T>> {
+    const subject = serviceSubject(opts.prefix, service, operation);
+    return tracer.startActiveSpan(
+      `nats request svc.${service}.${operation}`,
+      {
+        kind: SpanKind.CLIENT,
+        attributes: {
+          'messaging.system': 'nats',
+          'messaging.destination.name': subject,
+          'messaging.operation.type': 'send',
+          'wb.user_id': actor.userId,
+        },
+      },
+      async (span) => {
+        try {
+          const h = natsHeaders();
+          injectTrace(h);
+          h.set(HEADER_CONTEXT, JSON.stringify(actor));
+          let reply: Msg;
+          try {
+            reply = await nc.request(subject, encodeJson(input), {
+              timeout: reqOpts?.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+              headers: h,
+            });
+          } catch (err) {
+            throw requestFailure(err);
+          }
+          if (header(reply.headers, ServiceErrorCodeHeader) !== undefined) throw errorReply(reply);
+          const data = decode(reply);
+          const notice = header(reply.headers, HEADER_NOTICE);
+          const redirect = header(reply.headers, HEADER_REDIRECT);
+          return { data, ...(notice ? { notice } : {}), ...(redirect ? { redirect } : {}) };
+        } catch (err) {
+          const appErr = err instanceof AppError ? err : new AppError('ERR_UNKNOWN');
+          span.setAttribute('wb.error_code', appErr.code);
+          span.setStatus({ code: SpanStatusCode.ERROR, message: appErr.code });
+          throw appErr;
+        } finally {
+          span.end();
+        }
+      },
+    );
+  }
   busLoggers.set(bus, log);
   return bus;
 }
@@ -311,8 +344,20 @@ export interface Endpoint<I extends z.ZodType = z.ZodType, O extends z.ZodType =
   input: I;
   /** reply schema; replies are checked in development/test and documented */
   output: O;
-  handler(input: z.infer<I>, ctx: RequestContext): Promise<z.infer<O>>;
+  /** may return `EncodedJson` (bytes it encoded earlier, e.g. from a cache) instead of the value */
+  handler(input: z.infer<I>, ctx: RequestContext): Promise<z.infer<O> | EncodedJson>;
 }
+/**
+ * A reply the handler has already encoded, e.g. the cached bytes of a large list: sent as it is,
+ * with no JSON.stringify and no output-schema check (the value was checked when it was encoded).
+ */
+export class EncodedJson {
+  constructor(readonly bytes: Uint8Array) {}
+  static of(value: unknown): EncodedJson {
+    return new EncodedJson(Buffer.from(JSON.stringify(value === undefined ? null : value)));
+  }
+}
+
 /** Helper that keeps the input/output types of one endpoint tied together. */
 export function endpoint<I extends z.ZodType, O extends z.ZodType>(e: Endpoint<I, O>): Endpoint<I, O> {
   return e;
@@ -434,7 +479,8 @@ export async function createService(bus: Bus, opts: ServiceOptions): Promise<Run
           redirect = p;
         },
       });
-      if (checkOutput) {
+      const encoded = output instanceof EncodedJson;
+      if (checkOutput && !encoded) {
         const checked = ep.output.safeParse(output);
         if (!checked.success) {
           // A contract bug: loud in dev/test logs, yet the caller still gets its answer.
@@ -447,7 +493,7 @@ export async function createService(bus: Bus, opts: ServiceOptions): Promise<Run
       const h = natsHeaders();
       if (notice) h.set(HEADER_NOTICE, notice);
       if (redirect) h.set(HEADER_REDIRECT, redirect);
-      msg.respond(encodeJson(output), { headers: h });
+      msg.respond(encoded ? output.bytes : encodeJson(output), { headers: h });
       reqLog.debug('request handled');
     } catch (err) {
       const appErr = err instanceof AppError ? err : new AppError('ERR_UNKNOWN');

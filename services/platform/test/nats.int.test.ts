@@ -13,7 +13,7 @@ import type { RequestActor } from '@wb/proto';
 import { startTracing } from '../src/tracing';
 import type { TracingHandle } from '../src/tracing';
 import { createLogger } from '../src/logger';
-import { connectBus, createService, endpoint, publishBroadcast, subscribeBroadcast } from '../src/nats';
+import { connectBus, createService, EncodedJson, endpoint, publishBroadcast, subscribeBroadcast } from '../src/nats';
 import type { Bus, RunningService } from '../src/nats';
 import { metricsRegistry } from '../src/health';
 import { DEFAULT_TEST_NATS_URL } from '../src/testing/stack';
@@ -108,6 +108,14 @@ async function startMain(): Promise<void> {
             // a call from inside a handler must stay in the caller's trace
             const reply = await bus.request<{ traceId: string }>('boards', 'echo', { text: input.text }, ctx.actor);
             return { outer: trace.getActiveSpan()?.spanContext().traceId ?? '', inner: reply.data.traceId };
+          },
+        }),
+        endpoint({
+          operation: 'encoded',
+          input: z.object({}),
+          output: z.object({ boards: z.array(z.string()) }),
+          async handler() {
+            return EncodedJson.of({ boards: ['a', 'b/c'] });
           },
         }),
         endpoint({
@@ -230,6 +238,17 @@ describe('request/reply through createService', () => {
     expect(err.code).toBe('ERR_TIMEOUT');
     expect(Date.now() - started).toBeLessThan(550);
     await sleep(500); // let the handler finish before the next test
+  });
+
+  it('sends a pre-encoded reply as it is; requestRaw hands the bytes over undecoded', async () => {
+    const decoded = await bus.request('boards', 'encoded', {}, actor);
+    expect(decoded.data).toEqual({ boards: ['a', 'b/c'] });
+    const raw = await bus.requestRaw('boards', 'encoded', {}, actor);
+    expect(Buffer.from(raw.data).toString()).toBe('{"boards":["a","b/c"]}');
+    // errors are still decoded into AppErrors
+    await expect(bus.requestRaw('boards', 'fail.app', {}, actor)).rejects.toMatchObject({
+      code: 'ERR_MAX_BOARDS_REACHED',
+    });
   });
 
   it('returns notice and redirect headers', async () => {

@@ -2,8 +2,9 @@
  * Reads: the dashboard list, one board, the share dialog, and the access check the realtime
  * nodes make on every join (which also records the join for "shared with me").
  */
+import type { EncodedJson } from '@wb/platform';
 import { AppError } from '@wb/proto';
-import type { AccessCheckReply, BoardDto, BoardList, BoardShare, RequestActor } from '@wb/proto';
+import type { AccessCheckReply, BoardDto, BoardShare, RequestActor } from '@wb/proto';
 import { isGuest, requireUserId } from '../policies/actor';
 import { accessOf, assertOwner, NO_GRANTS, ownerPlanNeeded } from '../policies/boardAccess';
 import { presentBoard, presentBoardList, presentShare, presentSummary } from '../presenters/board';
@@ -18,7 +19,8 @@ import type { BoardsDeps } from './deps';
  * caller's list version is unchanged; the version is read BEFORE the lists, so a write landing
  * in between can only make the cache reload once more, never keep a stale answer.
  */
-export async function listBoards(deps: BoardsDeps, actor: RequestActor): Promise<BoardList> {
+/** The caller's board list, as encoded JSON (see ListCache). */
+export async function listBoards(deps: BoardsDeps, actor: RequestActor): Promise<EncodedJson> {
   const userId = requireUserId(actor);
   const version = await listVersion(deps.pool, userId);
   const cached = deps.lists.get(userId, version);
@@ -32,9 +34,7 @@ export async function listBoards(deps: BoardsDeps, actor: RequestActor): Promise
   const shared = joined.filter(
     (row) => accessOf(row, actor, row.grant ? new Map([[userId, row.grant]]) : NO_GRANTS, null) !== 'none',
   );
-  const list = presentBoardList(owned, shared);
-  deps.lists.set(userId, version, list);
-  return list;
+  return deps.lists.set(userId, version, presentBoardList(owned, shared));
 }
 
 interface Resolved {

@@ -16,8 +16,9 @@ describe('ListCache', () => {
   it('answers only for the version it was filled with', () => {
     const cache = new ListCache(100);
     const list = boards(3);
-    cache.set(1, '5', list);
-    expect(cache.get(1, '5')).toBe(list);
+    const answer = cache.set(1, '5', list);
+    expect(cache.get(1, '5')).toBe(answer);
+    expect(JSON.parse(Buffer.from(answer.bytes).toString())).toEqual(list);
     expect(cache.get(1, '6')).toBeUndefined();
     // a mismatch drops the entry
     expect(cache.get(1, '5')).toBeUndefined();

@@ -24,10 +24,12 @@ const COLUMNS =
 
 /** an active (not terminated) user by id */
 export async function findUserById(db: Db, id: number, opts: { forUpdate?: boolean } = {}): Promise<UserRow | null> {
-  const { rows } = await db.query<UserRow>(
-    `SELECT ${COLUMNS} FROM users WHERE id = $1 AND terminated_at IS NULL${opts.forUpdate ? ' FOR UPDATE' : ''}`,
-    [id],
-  );
+  // Named (prepared once per connection): this is the read behind every GET /api/user.
+  const { rows } = await db.query<UserRow>({
+    name: opts.forUpdate ? 'auth_user_by_id_for_update' : 'auth_user_by_id',
+    text: `SELECT ${COLUMNS} FROM users WHERE id = $1 AND terminated_at IS NULL${opts.forUpdate ? ' FOR UPDATE' : ''}`,
+    values: [id],
+  });
   return rows[0] ?? null;
 }
 

@@ -10,3 +10,4 @@ export * from './consumer';
 export * from './redis';
 export * from './queue';
 export * from './mailer';
+export * from './runtime';

@@ -5,3 +5,4 @@
 export * from './stack';
 export * from './smtp';
 export * from './otlp';
+export * from './browser';

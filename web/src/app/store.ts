@@ -1,18 +1,20 @@
-import { configureStore } from '@reduxjs/toolkit';
+import { combineReducers, configureStore } from '@reduxjs/toolkit';
 import { useDispatch, useSelector } from 'react-redux';
 import { api } from './api';
-import { toastsReducer } from './toasts';
+import { toastsReducer } from '../ui/toastsSlice';
 
-export function makeStore() {
+const rootReducer = combineReducers({ [api.reducerPath]: api.reducer, toasts: toastsReducer });
+export type RootState = ReturnType<typeof rootReducer>;
+
+export function makeStore(preloaded?: Partial<RootState>) {
   return configureStore({
-    reducer: { [api.reducerPath]: api.reducer, toasts: toastsReducer },
+    reducer: rootReducer,
+    preloadedState: preloaded,
     middleware: (getDefault) => getDefault().concat(api.middleware),
   });
 }
 
-export const store = makeStore();
 export type AppStore = ReturnType<typeof makeStore>;
-export type RootState = ReturnType<AppStore['getState']>;
 export type AppDispatch = AppStore['dispatch'];
 
 export const useAppDispatch = useDispatch.withTypes<AppDispatch>();

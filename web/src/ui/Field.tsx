@@ -1,20 +1,19 @@
-import { useId } from 'react';
+import { useId, type InputHTMLAttributes } from 'react';
 
-interface FieldProps {
+interface FieldProps extends Omit<InputHTMLAttributes<HTMLInputElement>, 'onChange' | 'value'> {
   label: string;
   name: string;
   value: string;
   onChange: (value: string) => void;
-  type?: 'text' | 'email' | 'password';
-  autoComplete?: string;
-  required?: boolean;
   hint?: string;
+  error?: string;
 }
 
-/** A labelled input (the label is always visible and tied to the input). */
-export function Field({ label, name, value, onChange, type = 'text', autoComplete, required, hint }: FieldProps) {
+/** A labelled input; the hint and the error are tied to it for screen readers. */
+export function Field({ label, name, value, onChange, hint, error, type = 'text', ...rest }: FieldProps) {
   const id = useId();
   const hintId = hint ? `${id}-hint` : undefined;
+  const errorId = error ? `${id}-error` : undefined;
   return (
     <div className="field">
       <label htmlFor={id}>{label}</label>
@@ -23,14 +22,19 @@ export function Field({ label, name, value, onChange, type = 'text', autoComplet
         name={name}
         type={type}
         value={value}
-        autoComplete={autoComplete}
-        required={required}
-        aria-describedby={hintId}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={[hintId, errorId].filter(Boolean).join(' ') || undefined}
         onChange={(e) => onChange(e.target.value)}
+        {...rest}
       />
       {hint ? (
         <small id={hintId} className="muted">
           {hint}
+        </small>
+      ) : null}
+      {error ? (
+        <small id={errorId} className="field-error">
+          {error}
         </small>
       ) : null}
     </div>

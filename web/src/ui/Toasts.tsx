@@ -1,29 +1,51 @@
 import { useEffect } from 'react';
+import { useTranslation } from 'react-i18next';
 import { useAppDispatch, useAppSelector } from '../app/store';
-import { dismissToast, type Toast } from '../app/toasts';
+import { dismiss, type Notification } from './toastsSlice';
 
-const TOAST_MS = 5000;
+/** A code is translated when the locale knows it (notices, errors), otherwise the text is shown. */
+export function useToastText(): (n: Pick<Notification, 'code' | 'message'>) => string {
+  const { t, i18n } = useTranslation();
+  return ({ code, message }) => {
+    if (code === 'SESSION_EXPIRED') return t('toast.sessionExpired');
+    for (const ns of ['notices', 'errors']) {
+      if (code && i18n.exists(`${ns}.${code}`)) return t(`${ns}.${code}`);
+    }
+    return message;
+  };
+}
 
-function ToastItem({ toast }: { toast: Toast }) {
+function ToastItem({ toast }: { toast: Notification }) {
   const dispatch = useAppDispatch();
+  const { t } = useTranslation();
+  const text = useToastText();
   useEffect(() => {
-    const timer = setTimeout(() => dispatch(dismissToast(toast.id)), TOAST_MS);
+    const timer = setTimeout(() => dispatch(dismiss(toast.id)), toast.duration);
     return () => clearTimeout(timer);
-  }, [dispatch, toast.id]);
+  }, [dispatch, toast.id, toast.duration]);
   return (
-    <div className={`toast ${toast.kind}`} role={toast.kind === 'error' ? 'alert' : 'status'}>
-      {toast.text}
+    <div className={`toast toast-${toast.type}`} role={toast.type === 'error' ? 'alert' : 'status'}>
+      <span>{text(toast)}</span>
+      <button
+        type="button"
+        className="icon"
+        aria-label={t('toast.dismiss')}
+        onClick={() => dispatch(dismiss(toast.id))}
+      >
+        ×
+      </button>
     </div>
   );
 }
 
 export function Toasts() {
   const toasts = useAppSelector((s) => s.toasts);
+  const { t } = useTranslation();
   return (
-    <div className="toasts" aria-live="polite">
-      {toasts.map((t) => (
-        <ToastItem key={t.id} toast={t} />
+    <section className="toasts" aria-label={t('toast.region')} aria-live="polite">
+      {toasts.map((n) => (
+        <ToastItem key={n.id} toast={n} />
       ))}
-    </div>
+    </section>
   );
 }

@@ -1,33 +1,33 @@
-import { Link, Navigate } from 'react-router-dom';
-import { errorMessage } from '../../app/api';
-import { FormError } from '../../ui/FormError';
-import { LogoutButton } from '../auth/LogoutButton';
-import { isSignedIn, useGetUserQuery } from '../auth/authApi';
+import { useTranslation } from 'react-i18next';
+import type { PageProps } from '../../app/pageProps';
+import { LocalNavLink } from '../../app/prefix';
+import { EmptyState } from '../../ui/EmptyState';
+import { FOLDER_VIEWS } from './folderViews';
 
-export function DashboardPage() {
-  const { data: user, isLoading, error } = useGetUserQuery();
-  if (isLoading) return <p aria-busy="true">Loading…</p>;
-  if (error) return <FormError message={errorMessage(error)} />;
-  if (!isSignedIn(user)) return <Navigate to="/login" replace />;
+/** Folder sidebar and the board list of the selected view (boards arrive with the boards feature). */
+export function DashboardPage({ match }: PageProps) {
+  const { t } = useTranslation();
+  const folderId = match.params.folderId ?? 'all';
+  const view = FOLDER_VIEWS.find((v) => v.key === folderId);
   return (
-    <section className="card" aria-labelledby="dashboard-title">
-      <h1 id="dashboard-title">Dashboard</h1>
-      <dl className="facts">
-        <dt>Name</dt>
-        <dd>{user.name}</dd>
-        {user.email ? (
-          <>
-            <dt>Email</dt>
-            <dd>{user.email}</dd>
-          </>
-        ) : null}
-      </dl>
-      <p className="actions">
-        <Link className="button" to="/settings/profile">
-          Profile settings
-        </Link>
-        <LogoutButton />
-      </p>
-    </section>
+    <div className="with-sidebar">
+      <nav aria-label={t('dashboard.folders')} className="sidebar">
+        <ul>
+          {FOLDER_VIEWS.map((v) => (
+            <li key={v.key}>
+              <LocalNavLink to={v.to}>{t(v.label)}</LocalNavLink>
+            </li>
+          ))}
+        </ul>
+        <h2 className="sidebar-heading">{t('dashboard.myFolders')}</h2>
+        <p className="muted">{t('dashboard.noFolders')}</p>
+      </nav>
+      <section className="page" aria-labelledby="board-list-title">
+        <h1 id="board-list-title">{view ? t(view.label) : t('title.dashboard')}</h1>
+        <EmptyState title={folderId === 'trashed' ? t('dashboard.trashEmpty') : t('dashboard.emptyTitle')}>
+          {folderId === 'trashed' ? null : <p>{t('dashboard.emptyText')}</p>}
+        </EmptyState>
+      </section>
+    </div>
   );
 }

@@ -1,0 +1,109 @@
+/**
+ * Route page → lazily loaded component. Every page is its own chunk (the board view and later
+ * the editor, MathJax, graphs and PDF stay out of the first load); a chunk that fails to load
+ * triggers one guarded reload.
+ */
+import { lazy, type ComponentType, type LazyExoticComponent } from 'react';
+import { Navigate } from 'react-router-dom';
+import type { PageProps } from './pageProps';
+import type { PageKey } from './routes';
+import { withPrefix } from './routes';
+import { isChunkLoadError, reloadForChunkError } from './chunkReload';
+
+type Page = LazyExoticComponent<ComponentType<PageProps>>;
+
+export function lazyPage<M>(load: () => Promise<M>, pick: (m: M) => ComponentType<PageProps>): Page {
+  return lazy(() =>
+    load().then(
+      (m) => ({ default: pick(m) }),
+      (err: unknown) => {
+        if (isChunkLoadError(err) && reloadForChunkError(localStorage, Date.now(), () => window.location.reload())) {
+          return new Promise<never>(() => undefined); // the page is reloading
+        }
+        throw err;
+      },
+    ),
+  );
+}
+
+const auth = () => import('../features/auth/MessagePages');
+const recovery = () => import('../features/auth/RecoveryPages');
+const info = () => import('../features/marketing/InfoPages');
+const work = () => import('../features/courses/CoursesPages');
+
+/** The tutor directory is empty until the tutors feature: every id is unknown → the overview. */
+function UnknownTutor({ match }: PageProps) {
+  return <Navigate to={withPrefix(match.prefix, '/tutors/list')} replace />;
+}
+
+export const PAGES: Record<PageKey, Page> = {
+  home: lazyPage(
+    () => import('../features/marketing/HomePage'),
+    (m) => m.HomePage,
+  ),
+  login: lazyPage(
+    () => import('../features/auth/LoginPage'),
+    (m) => m.LoginPage,
+  ),
+  signup: lazyPage(
+    () => import('../features/auth/SignupPage'),
+    (m) => m.SignupPage,
+  ),
+  recoveryRequest: lazyPage(recovery, (m) => m.RecoveryRequestPage),
+  recoveryRequested: lazyPage(recovery, (m) => m.RecoveryRequestedPage),
+  createPassword: lazyPage(recovery, (m) => m.CreatePasswordPage),
+  passwordSaved: lazyPage(recovery, (m) => m.PasswordSavedPage),
+  changeEmailSuccess: lazyPage(auth, (m) => m.ChangeEmailSuccessPage),
+  changeEmailReverted: lazyPage(auth, (m) => m.ChangeEmailRevertedPage),
+  joinTeam: lazyPage(auth, (m) => m.JoinTeamPage),
+  joinCourse: lazyPage(auth, (m) => m.JoinCoursePage),
+  unsubscribed: lazyPage(auth, (m) => m.UnsubscribedPage),
+  invalidUnsubscribeLink: lazyPage(auth, (m) => m.InvalidUnsubscribeLinkPage),
+  emailVerified: lazyPage(auth, (m) => m.EmailVerifiedPage),
+  invalidVerificationLink: lazyPage(auth, (m) => m.InvalidVerificationLinkPage),
+  assignmentResponse: lazyPage(work, (m) => m.AssignmentResponsePage),
+  board: lazyPage(
+    () => import('../features/boards/BoardPage'),
+    (m) => m.BoardPage,
+  ),
+  coursesTeach: lazyPage(work, (m) => m.CoursesPage),
+  coursesLearn: lazyPage(work, (m) => m.CoursesPage),
+  courseContent: lazyPage(work, (m) => m.CoursePage),
+  courseParticipants: lazyPage(work, (m) => m.CoursePage),
+  dashboard: lazyPage(
+    () => import('../features/dashboard/DashboardPage'),
+    (m) => m.DashboardPage,
+  ),
+  insights: lazyPage(work, (m) => m.InsightsPage),
+  insightsParticipant: lazyPage(work, (m) => m.InsightsPage),
+  assignmentsCreated: lazyPage(work, (m) => m.AssignmentsPage),
+  assignmentsAssigned: lazyPage(work, (m) => m.AssignmentsPage),
+  assignmentEdit: lazyPage(work, (m) => m.AssignmentPage),
+  files: lazyPage(work, (m) => m.FilesPage),
+  fileViewer: lazyPage(work, (m) => m.FileViewerPage),
+  help: lazyPage(
+    () => import('../features/help/HelpPage'),
+    (m) => m.HelpPage,
+  ),
+  terms: lazyPage(info, (m) => m.TermsPage),
+  privacy: lazyPage(info, (m) => m.PrivacyPage),
+  forSchool: lazyPage(info, (m) => m.ForSchoolPage),
+  features: lazyPage(info, (m) => m.FeaturesPage),
+  pricing: lazyPage(info, (m) => m.PricingPage),
+  setup: lazyPage(
+    () => import('../features/setup/SetupPage'),
+    (m) => m.SetupPage,
+  ),
+  settings: lazyPage(
+    () => import('../features/settings/SettingsPage'),
+    (m) => m.SettingsPage,
+  ),
+  contact: lazyPage(info, (m) => m.ContactPage),
+  tutorsList: lazyPage(work, (m) => m.TutorsPage),
+  tutor: lazyPage(
+    async () => UnknownTutor,
+    (m) => m,
+  ),
+  placeholder: lazyPage(info, (m) => m.PlaceholderPage),
+  notFound: lazyPage(info, (m) => m.NotFoundPage),
+};

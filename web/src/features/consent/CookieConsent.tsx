@@ -1,0 +1,87 @@
+import { useEffect, useId, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import {
+  acceptAll,
+  acceptSome,
+  CONSENT_BANNER_DELAY_MS,
+  consentMode,
+  loadConsent,
+  pushConsent,
+  readPrivacySignals,
+  rejectAll,
+  saveConsent,
+  type ConsentCategory,
+  type ConsentChoice,
+} from './consent';
+
+const OPTIONAL: ConsentCategory[] = ['preferences', 'analytics', 'marketing'];
+
+/** Slides in after 1 s when no choice is stored; the choice is stored and sent to the data layer. */
+export function CookieConsent() {
+  const { t } = useTranslation();
+  const [visible, setVisible] = useState(false);
+  const [showOptions, setShowOptions] = useState(false);
+  const [selected, setSelected] = useState<Partial<ConsentChoice>>({});
+  const titleId = useId();
+  const signals = readPrivacySignals(navigator, window as { doNotTrack?: string });
+
+  useEffect(() => {
+    const stored = loadConsent(localStorage);
+    pushConsent(window, 'default', consentMode(stored, signals));
+    if (stored) return;
+    const timer = setTimeout(() => setVisible(true), CONSENT_BANNER_DELAY_MS);
+    return () => clearTimeout(timer);
+    // signals are read once per page
+  }, []);
+
+  if (!visible) return null;
+  const decide = (choice: ConsentChoice) => {
+    saveConsent(localStorage, choice);
+    pushConsent(window, 'update', consentMode(choice, signals));
+    setVisible(false);
+  };
+  const tracked = (c: ConsentCategory) => signals.doNotTrack && (c === 'analytics' || c === 'marketing');
+  return (
+    <section className="consent" role="region" aria-labelledby={titleId}>
+      <h2 id={titleId}>{t('consent.title')}</h2>
+      <p>{t('consent.text')}</p>
+      {showOptions ? (
+        <fieldset className="consent-options">
+          <legend className="sr-only">{t('consent.options')}</legend>
+          <label>
+            <input type="checkbox" checked disabled /> {t('consent.necessary')}
+          </label>
+          {OPTIONAL.map((c) => (
+            <label key={c}>
+              <input
+                type="checkbox"
+                checked={!tracked(c) && selected[c] === true}
+                disabled={tracked(c)}
+                onChange={(e) => setSelected({ ...selected, [c]: e.target.checked })}
+              />{' '}
+              {t(`consent.${c}`)}
+            </label>
+          ))}
+          {signals.doNotTrack ? <p className="muted">{t('consent.dnt')}</p> : null}
+        </fieldset>
+      ) : null}
+      <div className="consent-actions">
+        {!showOptions ? (
+          <button type="button" onClick={() => setShowOptions(true)}>
+            {t('consent.options')}
+          </button>
+        ) : (
+          <button type="button" onClick={() => decide(acceptSome(selected))}>
+            {t('consent.acceptSome')}
+          </button>
+        )}
+        <button type="button" onClick={() => decide(rejectAll())}>
+          {t('consent.rejectAll')}
+        </button>
+        <button type="button" className="primary" onClick={() => decide(acceptAll())}>
+          {t('consent.acceptAll')}
+        </button>
+      </div>
+    </section>
+  );
+}

@@ -1,0 +1,249 @@
+import { useId, useState, type FormEvent } from 'react';
+import { useTranslation } from 'react-i18next';
+import { NAME_MIN_LENGTH, PASSWORD_MIN_LENGTH, ROLES, TERMINATE_CONFIRMATION_PHRASE, type Role } from '@wb/proto';
+import { formErrorText } from '../../app/apiClient';
+import { useAppDispatch } from '../../app/store';
+import { ConfirmDialog } from '../../ui/ConfirmDialog';
+import { Field } from '../../ui/Field';
+import { FormError } from '../../ui/FormError';
+import { notify } from '../../ui/toastsSlice';
+import { useCodeText } from '../../ui/useCodeText';
+import {
+  useChangeEmailMutation,
+  useChangePasswordMutation,
+  useTerminateMutation,
+  useUpdateProfileMutation,
+} from '../auth/authApi';
+import { useUpdateSettingsMutation } from '../session/sessionApi';
+import { useSession } from '../session/useSession';
+
+function useSaved() {
+  const dispatch = useAppDispatch();
+  const { t } = useTranslation();
+  return () => dispatch(notify({ type: 'info', message: t('settings.saved') }));
+}
+
+export function ProfileSettings() {
+  const { t } = useTranslation();
+  const codeText = useCodeText();
+  const saved = useSaved();
+  const { user, settings } = useSession();
+  const roleId = useId();
+  const [name, setName] = useState(user?.name ?? '');
+  const [role, setRole] = useState<Role | ''>(settings.role ?? '');
+  const [picture, setPicture] = useState(user?.picture ?? '');
+  const [nameError, setNameError] = useState<string>();
+  const [update, { isLoading, error }] = useUpdateProfileMutation();
+  const [newEmail, setNewEmail] = useState('');
+  const [password, setPassword] = useState('');
+  const [changeEmail, emailState] = useChangeEmailMutation();
+
+  const onSave = async (e: FormEvent) => {
+    e.preventDefault();
+    if (name.trim().length < NAME_MIN_LENGTH) return setNameError(t('auth.nameTooShort'));
+    setNameError(undefined);
+    const result = await update({ name: name.trim(), ...(role ? { role } : {}), picture: picture.trim() || null });
+    if (!('error' in result)) saved();
+  };
+  const onChangeEmail = async (e: FormEvent) => {
+    e.preventDefault();
+    const result = await changeEmail({ email: newEmail.trim(), password });
+    if (!('error' in result)) {
+      setNewEmail('');
+      setPassword('');
+    }
+  };
+  const status = user?.email_status ?? 'unverified';
+  return (
+    <>
+      <form onSubmit={(e) => void onSave(e)} noValidate>
+        <Field
+          label={t('auth.name')}
+          name="name"
+          autoComplete="name"
+          value={name}
+          onChange={setName}
+          error={nameError}
+        />
+        <div className="field">
+          <label htmlFor={roleId}>{t('profile.role')}</label>
+          <select id={roleId} value={role} onChange={(e) => setRole(e.target.value as Role)}>
+            {role === '' ? <option value="" /> : null}
+            {ROLES.map((r) => (
+              <option key={r} value={r}>
+                {t(`roles.${r}`)}
+              </option>
+            ))}
+          </select>
+        </div>
+        <Field
+          label={t('profile.picture')}
+          name="picture"
+          type="url"
+          value={picture}
+          onChange={setPicture}
+          hint={t('profile.pictureHint')}
+        />
+        {error ? <FormError message={formErrorText(error, codeText)} /> : null}
+        <button type="submit" className="primary" disabled={isLoading}>
+          {t('app.save')}
+        </button>
+      </form>
+      <h2>{t('profile.emailSection')}</h2>
+      <p>
+        {user?.email} · {t('profile.emailStatus', { status: t(`profile.status_${status}`) })}
+      </p>
+      <form onSubmit={(e) => void onChangeEmail(e)} noValidate>
+        <Field
+          label={t('profile.newEmail')}
+          name="email"
+          type="email"
+          autoComplete="email"
+          value={newEmail}
+          onChange={setNewEmail}
+        />
+        <Field
+          label={t('profile.currentPassword')}
+          name="password"
+          type="password"
+          autoComplete="current-password"
+          value={password}
+          onChange={setPassword}
+        />
+        {emailState.error ? <FormError message={formErrorText(emailState.error, codeText)} /> : null}
+        <button type="submit" disabled={emailState.isLoading || !newEmail.trim() || !password}>
+          {t('profile.changeEmail')}
+        </button>
+      </form>
+    </>
+  );
+}
+
+export function EmailOptionsSettings() {
+  const { t } = useTranslation();
+  const { settings } = useSession();
+  const [save] = useUpdateSettingsMutation();
+  return (
+    <fieldset className="toggles">
+      <legend className="sr-only">{t('settings.email-options')}</legend>
+      <label>
+        <input type="checkbox" checked disabled aria-describedby="account-mails-hint" /> {t('email.accountMails')}
+      </label>
+      <small id="account-mails-hint" className="muted">
+        {t('email.accountMailsHint')}
+      </small>
+      <label>
+        <input
+          type="checkbox"
+          checked={settings.emailProductUpdates === 1}
+          onChange={(e) => void save({ emailProductUpdates: e.target.checked ? 1 : 0 })}
+        />{' '}
+        {t('email.productUpdates')}
+      </label>
+    </fieldset>
+  );
+}
+
+export function AuthenticationSettings() {
+  const { t } = useTranslation();
+  const codeText = useCodeText();
+  const [current, setCurrent] = useState('');
+  const [next, setNext] = useState('');
+  const [repeat, setRepeat] = useState('');
+  const [localError, setLocalError] = useState<string>();
+  const [change, { isLoading, error }] = useChangePasswordMutation();
+  const onSubmit = async (e: FormEvent) => {
+    e.preventDefault();
+    if (next.length < PASSWORD_MIN_LENGTH) return setLocalError(t('auth.passwordTooShort'));
+    if (next !== repeat) return setLocalError(t('auth.passwordsDiffer'));
+    setLocalError(undefined);
+    // success shows the PASSWORD_CHANGED notice sent by the server
+    const result = await change({ currentPassword: current, newPassword: next });
+    if (!('error' in result)) {
+      setCurrent('');
+      setNext('');
+      setRepeat('');
+    }
+  };
+  const message = localError ?? (error ? formErrorText(error, codeText) : undefined);
+  return (
+    <form onSubmit={(e) => void onSubmit(e)} noValidate>
+      <Field
+        label={t('password.current')}
+        name="current"
+        type="password"
+        autoComplete="current-password"
+        value={current}
+        onChange={setCurrent}
+      />
+      <Field
+        label={t('password.new')}
+        name="new"
+        type="password"
+        autoComplete="new-password"
+        value={next}
+        onChange={setNext}
+        hint={t('auth.passwordHint')}
+      />
+      <Field
+        label={t('password.repeat')}
+        name="repeat"
+        type="password"
+        autoComplete="new-password"
+        value={repeat}
+        onChange={setRepeat}
+      />
+      {message ? <FormError message={message} /> : null}
+      <button type="submit" className="primary" disabled={isLoading}>
+        {t('password.submit')}
+      </button>
+    </form>
+  );
+}
+
+export function TerminateSettings() {
+  const { t } = useTranslation();
+  const codeText = useCodeText();
+  const [phrase, setPhrase] = useState('');
+  const [confirming, setConfirming] = useState(false);
+  const [terminate, { isLoading, error }] = useTerminateMutation();
+  const matches = phrase.trim() === TERMINATE_CONFIRMATION_PHRASE;
+  const onConfirm = async () => {
+    const result = await terminate({ confirmation: phrase.trim() });
+    setConfirming(false);
+    if (!('error' in result)) window.location.assign('/');
+  };
+  return (
+    <form
+      onSubmit={(e) => {
+        e.preventDefault();
+        setConfirming(true);
+      }}
+      noValidate
+    >
+      <p>{t('terminate.text')}</p>
+      <Field
+        label={t('terminate.phraseLabel', { phrase: TERMINATE_CONFIRMATION_PHRASE })}
+        name="confirmation"
+        value={phrase}
+        onChange={setPhrase}
+        autoComplete="off"
+      />
+      {error ? <FormError message={formErrorText(error, codeText)} /> : null}
+      <button type="submit" className="danger" disabled={!matches || isLoading}>
+        {t('terminate.submit')}
+      </button>
+      {confirming ? (
+        <ConfirmDialog
+          title={t('terminate.confirmTitle')}
+          confirmLabel={t('terminate.submit')}
+          busy={isLoading}
+          onCancel={() => setConfirming(false)}
+          onConfirm={() => void onConfirm()}
+        >
+          <p>{t('terminate.text')}</p>
+        </ConfirmDialog>
+      ) : null}
+    </form>
+  );
+}

@@ -1,0 +1,105 @@
+/**
+ * Role onboarding: role → plan → done. The role is saved with `roleOnboarding: true` so the
+ * flag (and this page) stay until "done" clears it. The trial step joins once billing exists.
+ */
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useNavigate, useSearchParams } from 'react-router-dom';
+import { ROLES, type Role } from '@wb/proto';
+import { LocalLink, useLocalPath } from '../../app/prefix';
+import { safeGoto } from '../../app/routes';
+import { useAppDispatch } from '../../app/store';
+import { reportError } from '../../ui/reportError';
+import { useCodeText } from '../../ui/useCodeText';
+import { useUpdateSettingsMutation } from '../session/sessionApi';
+import { useSession } from '../session/useSession';
+
+const STEPS = ['role', 'plan', 'done'] as const;
+type Step = (typeof STEPS)[number];
+
+export function SetupPage() {
+  const { t } = useTranslation();
+  const dispatch = useAppDispatch();
+  const codeText = useCodeText();
+  const navigate = useNavigate();
+  const lp = useLocalPath();
+  const [params, setParams] = useSearchParams();
+  const { settings } = useSession();
+  const [save, { isLoading }] = useUpdateSettingsMutation();
+  const [role, setRole] = useState<Role | undefined>(settings.role);
+  const stepParam = params.get('step') as Step | null;
+  const step: Step = stepParam && STEPS.includes(stepParam) && settings.role ? stepParam : 'role';
+  const go = (next: Step) => {
+    const p = new URLSearchParams(params);
+    p.set('step', next);
+    setParams(p);
+  };
+  const patch = async (body: Parameters<typeof save>[0]) => {
+    const result = await save(body);
+    if ('error' in result) {
+      reportError(dispatch, result.error, codeText);
+      return false;
+    }
+    return true;
+  };
+  const finish = async () => {
+    const goto = safeGoto(params.get('goto'));
+    if (await patch({ roleOnboarding: false })) await navigate(goto ?? lp('/dashboard'), { replace: true });
+  };
+  const n = STEPS.indexOf(step) + 1;
+  return (
+    <section className="card setup" aria-labelledby="setup-title">
+      <p className="muted">{t('setup.step', { n, total: STEPS.length })}</p>
+      {step === 'role' ? (
+        <form
+          onSubmit={(e) => {
+            e.preventDefault();
+            if (role) void patch({ role, roleOnboarding: true }).then((ok) => ok && go('plan'));
+          }}
+        >
+          <fieldset>
+            <legend>
+              <h1 id="setup-title">{t('setup.roleTitle')}</h1>
+            </legend>
+            <p>{t('setup.roleText')}</p>
+            <div className="choices">
+              {ROLES.map((r) => (
+                <label key={r} className={role === r ? 'choice selected' : 'choice'}>
+                  <input type="radio" name="role" value={r} checked={role === r} onChange={() => setRole(r)} />{' '}
+                  {t(`roles.${r}`)}
+                </label>
+              ))}
+            </div>
+          </fieldset>
+          <button type="submit" className="primary" disabled={!role || isLoading}>
+            {t('app.continue')}
+          </button>
+        </form>
+      ) : step === 'plan' ? (
+        <div>
+          <h1 id="setup-title">{t('setup.planTitle')}</h1>
+          <p>{t('setup.planText')}</p>
+          <div className="actions">
+            <button type="button" onClick={() => go('role')}>
+              {t('app.back')}
+            </button>
+            <LocalLink to="/pricing" className="button">
+              {t('setup.seePlans')}
+            </LocalLink>
+            <button type="button" className="primary" onClick={() => go('done')}>
+              {t('setup.starterChoice')}
+            </button>
+          </div>
+        </div>
+      ) : (
+        <div>
+          <h1 id="setup-title">{t('setup.doneTitle')}</h1>
+          <p>{t('setup.doneText')}</p>
+          <button type="button" className="primary" onClick={() => void finish()} disabled={isLoading}>
+            {t('setup.start')}
+          </button>
+        </div>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,80 @@
+/**
+ * react-i18next with English bundled and every other locale fetched on demand (one small chunk
+ * each), so the first load of an English page carries one locale only.
+ */
+import i18next, { type i18n as I18n } from 'i18next';
+import { initReactI18next } from 'react-i18next';
+import { DEFAULT_LOCALE, LOCALES, type Locale } from '@wb/proto';
+import en from './locales/en.json';
+
+export const i18n: I18n = i18next.createInstance();
+
+void i18n.use(initReactI18next).init({
+  lng: DEFAULT_LOCALE,
+  fallbackLng: DEFAULT_LOCALE,
+  supportedLngs: [...LOCALES],
+  resources: { en: { translation: en } },
+  interpolation: { escapeValue: false }, // React escapes
+  returnNull: false,
+  initAsync: false,
+});
+
+const loaders: Record<Exclude<Locale, 'en'>, () => Promise<{ default: unknown }>> = {
+  de: () => import('./locales/de.json'),
+  fr: () => import('./locales/fr.json'),
+  it: () => import('./locales/it.json'),
+  tr: () => import('./locales/tr.json'),
+  uk: () => import('./locales/uk.json'),
+  es: () => import('./locales/es.json'),
+  pl: () => import('./locales/pl.json'),
+  et: () => import('./locales/et.json'),
+  ru: () => import('./locales/ru.json'),
+};
+
+/** Loads the locale's strings (once) and switches to it. */
+export async function setLocale(locale: Locale): Promise<void> {
+  if (locale !== 'en' && !i18n.hasResourceBundle(locale, 'translation')) {
+    const mod = await loaders[locale]();
+    i18n.addResourceBundle(locale, 'translation', mod.default, true, true);
+  }
+  if (i18n.language !== locale) await i18n.changeLanguage(locale);
+  document.documentElement.lang = locale;
+}
+
+export function isLocale(value: unknown): value is Locale {
+  return typeof value === 'string' && (LOCALES as readonly string[]).includes(value);
+}
+
+/** The first supported language of the browser, else English. */
+export function browserLocale(languages: readonly string[]): Locale {
+  for (const tag of languages) {
+    const base = tag.toLowerCase().split('-')[0];
+    if (isLocale(base)) return base;
+  }
+  return DEFAULT_LOCALE;
+}
+
+/**
+ * Spec §2/§9: the URL prefix wins, then the user's setting (a guest's choice is kept locally),
+ * then the browser.
+ */
+export function pickLocale(prefix: Locale | undefined, setting: Locale | null | undefined, browser: Locale): Locale {
+  return prefix ?? setting ?? browser;
+}
+
+const LOCAL_KEY = 'wb.locale';
+export function storedLocale(): Locale | undefined {
+  try {
+    const v = localStorage.getItem(LOCAL_KEY);
+    return isLocale(v) ? v : undefined;
+  } catch {
+    return undefined;
+  }
+}
+export function storeLocale(locale: Locale): void {
+  try {
+    localStorage.setItem(LOCAL_KEY, locale);
+  } catch {
+    // private mode: the URL prefix still carries the choice
+  }
+}

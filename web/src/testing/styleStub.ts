@@ -1,0 +1,2 @@
+// jest: stylesheets imported by components are irrelevant to behaviour
+export {};

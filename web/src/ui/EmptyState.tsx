@@ -1,0 +1,47 @@
+import type { ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+
+/** What a list or feature shows when it has nothing yet. */
+export function EmptyState({
+  title,
+  children,
+  icon = '◇',
+}: {
+  title?: ReactNode;
+  children?: ReactNode;
+  icon?: string;
+}) {
+  return (
+    <div className="empty-state">
+      <div className="empty-icon" aria-hidden="true">
+        {icon}
+      </div>
+      {title ? <p className="empty-title">{title}</p> : null}
+      {children}
+    </div>
+  );
+}
+
+export function Loading() {
+  return (
+    <div className="loading" role="status" aria-live="polite">
+      <span className="spinner" aria-hidden="true" />
+      <LoadingText />
+    </div>
+  );
+}
+
+function LoadingText() {
+  const { t } = useTranslation();
+  return <span>{t('app.loading')}</span>;
+}
+
+/** A page with a heading, used by the pages whose feature arrives later. */
+export function Page({ title, children, wide }: { title: ReactNode; children?: ReactNode; wide?: boolean }) {
+  return (
+    <section className={wide ? 'page wide' : 'page'}>
+      <h1>{title}</h1>
+      {children}
+    </section>
+  );
+}

@@ -1,0 +1,34 @@
+import { useEffect, useId, useRef, useState, type ReactElement, type ReactNode } from 'react';
+
+export const TOOLTIP_SHOW_MS = 500;
+export const TOOLTIP_HIDE_MS = 50;
+
+/** Shows `text` after 500 ms of hover or focus, hides 50 ms after leaving (spec §2). */
+export function Tooltip({ text, children }: { text: ReactNode; children: ReactElement }) {
+  const [open, setOpen] = useState(false);
+  const timer = useRef<ReturnType<typeof setTimeout>>(undefined);
+  const id = useId();
+  useEffect(() => () => clearTimeout(timer.current), []);
+  const later = (value: boolean, ms: number) => {
+    clearTimeout(timer.current);
+    timer.current = setTimeout(() => setOpen(value), ms);
+  };
+  return (
+    <span
+      className="tooltip-anchor"
+      onMouseEnter={() => later(true, TOOLTIP_SHOW_MS)}
+      onMouseLeave={() => later(false, TOOLTIP_HIDE_MS)}
+      onFocus={() => later(true, TOOLTIP_SHOW_MS)}
+      onBlur={() => later(false, TOOLTIP_HIDE_MS)}
+      onKeyDown={(e) => e.key === 'Escape' && setOpen(false)}
+      aria-describedby={open ? id : undefined}
+    >
+      {children}
+      {open ? (
+        <span role="tooltip" id={id} className="tooltip">
+          {text}
+        </span>
+      ) : null}
+    </span>
+  );
+}

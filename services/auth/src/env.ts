@@ -42,6 +42,9 @@ export const authEnvSchema = baseEnvSchema
     HASH_CONCURRENCY: z.coerce.number().int().min(1).max(16).default(2),
     /** BullMQ mail worker concurrency */
     MAIL_CONCURRENCY: z.coerce.number().int().min(1).max(50).default(4),
+    /** user rows kept in memory for page-load reads (invalidated by NOTIFY); 0 disables the cache */
+    USER_CACHE_TTL_MS: z.coerce.number().int().min(0).max(3_600_000).default(5000),
+    USER_CACHE_MAX: z.coerce.number().int().min(1).default(100_000),
   })
   .superRefine((env, ctx) => {
     if (env.NODE_ENV === 'production' && !env.AUTH_TOKEN_SECRET) {

@@ -12,6 +12,7 @@ import {
   createQueue,
   createRedis,
   createWorker,
+  listenToChannel,
   metricsRegistry,
   runMain,
   SessionCache,
@@ -20,6 +21,7 @@ import {
 import { SCHEMA } from './commands/deps';
 import type { AuthDeps } from './commands/deps';
 import { SessionKeeper } from './commands/sessions';
+import { UserCache } from './commands/userCache';
 import { PasswordHasher } from './domain/password';
 import { ThrowawayDomains } from './domain/throwaway';
 import { loadAuthEnv } from './env';
@@ -55,6 +57,16 @@ runMain('auth', async () => {
   const mailQueue = createQueue<MailJob>(MAIL_QUEUE, rt.queueOptions);
   lifecycle.onShutdown('mail queue', () => mailQueue.close());
 
+  const users = new UserCache(env.USER_CACHE_TTL_MS, env.USER_CACHE_MAX);
+  const userChanges = listenToChannel({
+    pool,
+    channel: 'auth_user_changed', // migrations/0002_user_change_notify.sql
+    log,
+    onNotify: (id) => users.invalidate(Number(id)),
+    onListening: (listening) => users.setListening(listening),
+  });
+  lifecycle.onShutdown('user change listener', () => userChanges.stop());
+
   const deps: AuthDeps = {
     pool,
     env,
@@ -64,6 +76,7 @@ runMain('auth', async () => {
     sessions: new SessionKeeper(new SessionCache(redis, env.REDIS_PREFIX), rt.bus, log),
     mail: queueMailScheduler(mailQueue),
     metrics,
+    users,
     now: () => new Date(),
   };
 

@@ -283,6 +283,16 @@ describe('an account from signup to termination', () => {
     expect(await outboxTypes()).toContain('auth.user.role_changed.v1');
   });
 
+  it('page-load reads are cached yet show a change at once (NOTIFY invalidation), also one made behind the service', async () => {
+    await ann().get('/api/user'); // fills the cache
+    await ann().get('/api/user');
+    expect((await ann().post('/api/user/profile', { name: 'Ann Cached' })).status).toBe(200);
+    expect((await ann().get('/api/user')).body.name).toBe('Ann Cached');
+    // a write that does not go through the service at all (an operator's SQL) invalidates too
+    await db.query(`UPDATE auth.users SET name = 'Ann From SQL' WHERE id = $1`, [userId]);
+    await eventually(async () => (await ann().get('/api/user')).body.name === 'Ann From SQL', 1000);
+  });
+
   it('updates the profile: name, picture and role (one value with settings.role)', async () => {
     const short = await ann().post('/api/user/profile', { name: 'A' });
     expect(short.body.code).toBe('ERR_NAME_TOO_SHORT');

@@ -11,3 +11,4 @@ export * from './redis';
 export * from './queue';
 export * from './mailer';
 export * from './runtime';
+export * from './listen';

@@ -22,7 +22,7 @@ import { headers as natsHeaders, Match } from '@nats-io/nats-core';
 import { SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
 import { EVENT_SCHEMAS, eventSubject } from '@wb/proto';
 import type { EventEnvelope, EventType, EventData } from '@wb/proto';
-import { Client } from 'pg';
+import { listenToChannel } from './listen';
 import type { PoolClient, Pool } from 'pg';
 import { assertSchemaName } from './db';
 import type { Bus } from './nats';
@@ -128,8 +128,6 @@ export function startOutboxRelay(opts: OutboxRelayOptions): OutboxRelay {
   let queued: Promise<number> | null = null;
   let failing = false;
   let lastCleanup = 0;
-  let listener: Client | null = null;
-  let listenRetry: NodeJS.Timeout | undefined;
 
   async function publishRow(row: OutboxRow): Promise<void> {
     const id = outboxEventId(schema, row.id);
@@ -281,43 +279,17 @@ export function startOutboxRelay(opts: OutboxRelayOptions): OutboxRelay {
     }
   }
 
-  /** LISTEN on a dedicated connection (outside the pool, so it neither shrinks the pool nor leaks handlers into it). */
-  async function listen(): Promise<void> {
-    listenRetry = undefined;
-    if (stopped) return;
-    const c = new Client(pool.options);
-    const retry = (delay: number): void => {
-      if (!stopped && !listenRetry) listenRetry = setTimeout(() => void listen(), delay);
-    };
-    c.on('notification', () => kick());
-    c.on('error', (err) => {
-      // The LISTEN connection died: keep polling and listen again shortly.
-      log.warn({ err }, 'outbox LISTEN connection lost');
-      if (listener === c) listener = null;
-      c.end().catch(() => undefined);
-      retry(pollMs);
-    });
-    try {
-      await c.connect();
-      await c.query(`LISTEN "${outboxChannel(schema)}"`);
-    } catch (err) {
-      log.warn({ err }, 'outbox LISTEN failed; polling only for now');
-      c.end().catch(() => undefined);
-      retry(pollMs * 5);
-      return;
-    }
-    if (stopped) {
-      await c.end().catch(() => undefined);
-      return;
-    }
-    listener = c;
-    // Anything committed before LISTEN took effect is only found by a drain.
-    kick();
-  }
-
   const poll = setInterval(kick, pollMs);
   poll.unref();
-  void listen();
+  const listener = listenToChannel({
+    pool,
+    channel: outboxChannel(schema),
+    log,
+    onNotify: () => kick(),
+    // Anything committed before LISTEN took effect is only found by a drain.
+    onListening: (listening) => listening && kick(),
+    retryMs: pollMs,
+  });
 
   return {
     flush: () => schedule(),
@@ -328,10 +300,7 @@ export function startOutboxRelay(opts: OutboxRelayOptions): OutboxRelay {
       }
       stopped = true;
       clearInterval(poll);
-      if (listenRetry) clearTimeout(listenRetry);
-      const c = listener;
-      listener = null;
-      await c?.end().catch(() => undefined);
+      await listener.stop();
       await chain;
     },
   };

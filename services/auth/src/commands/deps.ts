@@ -6,6 +6,7 @@ import type { AuthEnv } from '../env';
 import type { MailScheduler } from '../jobs/mailJobs';
 import type { AuthMetrics } from '../metrics';
 import type { SessionKeeper } from './sessions';
+import type { UserCache } from './userCache';
 
 export const SCHEMA = 'auth';
 
@@ -18,5 +19,7 @@ export interface AuthDeps {
   sessions: SessionKeeper;
   mail: MailScheduler;
   metrics: AuthMetrics;
+  /** page-load reads of user rows */
+  users: UserCache;
   now(): Date;
 }

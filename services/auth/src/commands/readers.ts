@@ -16,7 +16,12 @@ import type { AuthDeps } from './deps';
 
 async function actorUser(deps: AuthDeps, actor: RequestActor): Promise<UserRow | null> {
   if (!Number.isInteger(actor.userId) || actor.userId <= 0) return null;
-  return findUserById(deps.pool, actor.userId);
+  const cached = deps.users.get(actor.userId);
+  if (cached) return cached;
+  const generation = deps.users.beginRead();
+  const row = await findUserById(deps.pool, actor.userId);
+  if (row) deps.users.set(row.id, row, generation);
+  return row;
 }
 
 export async function getUser(deps: AuthDeps, actor: RequestActor): Promise<UserDto> {

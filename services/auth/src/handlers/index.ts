@@ -47,6 +47,24 @@ const HANDLERS: Record<AuthOperation, (deps: AuthDeps) => Endpoint> = {
   unsubscribe: unsubscribeHandler,
 };
 
+/** the operations that only read users: everything else may change a user row */
+const READS = new Set<AuthOperation>(['session.resolve', 'user.get', 'settings.get', 'plan.get', 'config.get']);
+
 export function buildEndpoints(deps: AuthDeps): Endpoint[] {
-  return Object.values(HANDLERS).map((make) => make(deps));
+  return (Object.entries(HANDLERS) as [AuthOperation, (deps: AuthDeps) => Endpoint][]).map(([operation, make]) => {
+    const ep = make(deps);
+    if (READS.has(operation)) return ep;
+    // Read-your-writes on this replica: its user cache is emptied as soon as a write finishes,
+    // without waiting for the NOTIFY that tells every replica (see commands/userCache.ts).
+    return {
+      ...ep,
+      handler: async (input, ctx) => {
+        try {
+          return await ep.handler(input, ctx);
+        } finally {
+          deps.users.clear();
+        }
+      },
+    };
+  });
 }

@@ -5,7 +5,7 @@ TSX   := node --import tsx
 NPM_INSTALL := $(TSX) scripts/install.ts
 
 .DEFAULT_GOAL := help
-.PHONY: help up test bench bench-boards bench-web lint format build typecheck clean infra
+.PHONY: help up test bench bench-boards bench-web bench-dashboard lint format build typecheck clean infra
 
 help: ## list the targets
 	@grep -hE '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{ printf "  make %-10s %s\n", $$1, $$2 }'
@@ -37,6 +37,12 @@ bench-web: node_modules/.package-lock.json ## JS a logged-out visitor loads (gzi
 	npx tsc -b
 	npm run build -w @wb/web
 	@$(TSX) scripts/bench/web-perf.ts
+
+bench-dashboard: node_modules/.package-lock.json ## dashboard with 5,000 boards in Chromium: time to first row, long tasks, scroll frames (writes artifacts/bench/dashboard-perf.json)
+	@$(NPM_INSTALL)
+	npx tsc -b
+	npm run build -w @wb/web
+	@$(TSX) scripts/bench/dashboard-perf.ts
 
 build: node_modules/.package-lock.json ## tsc -b and the web app
 	@$(NPM_INSTALL)

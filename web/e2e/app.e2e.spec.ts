@@ -35,7 +35,8 @@ maybe('web app end to end', () => {
   beforeAll(async () => {
     mkdirSync(SHOTS, { recursive: true });
     stack = await startStack({
-      deployables: ['services/auth', 'gateway'],
+      // the dashboard loads the boards list on entry
+      deployables: ['services/auth', 'services/boards', 'gateway'],
       envFor: { gateway: { WEB_DIST_DIR: DIST } },
     });
     base = stack.gatewayUrl;

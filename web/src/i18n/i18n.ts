@@ -31,12 +31,44 @@ const loaders: Record<Exclude<Locale, 'en'>, () => Promise<{ default: unknown }>
   ru: () => import('./locales/ru.json'),
 };
 
+/**
+ * Feature namespaces: their own files per locale (`locales/<ns>/<lng>.json`), English included,
+ * loaded by the feature's chunk on first use, so the first load of other pages does not carry them.
+ */
+export const NAMESPACES = ['boards'] as const;
+export type Namespace = (typeof NAMESPACES)[number];
+const namespaceLoaders: Record<Namespace, Record<Locale, () => Promise<{ default: unknown }>>> = {
+  boards: {
+    en: () => import('./locales/boards/en.json'),
+    de: () => import('./locales/boards/de.json'),
+    fr: () => import('./locales/boards/fr.json'),
+    it: () => import('./locales/boards/it.json'),
+    tr: () => import('./locales/boards/tr.json'),
+    uk: () => import('./locales/boards/uk.json'),
+    es: () => import('./locales/boards/es.json'),
+    pl: () => import('./locales/boards/pl.json'),
+    et: () => import('./locales/boards/et.json'),
+    ru: () => import('./locales/boards/ru.json'),
+  },
+};
+/** namespaces some page asked for: a language switch loads them before switching */
+const usedNamespaces = new Set<Namespace>();
+
+/** Loads a feature namespace for `locale` (once). */
+export async function loadNamespace(ns: Namespace, locale: Locale): Promise<void> {
+  usedNamespaces.add(ns);
+  if (i18n.hasResourceBundle(locale, ns)) return;
+  const mod = await namespaceLoaders[ns][locale]();
+  i18n.addResourceBundle(locale, ns, mod.default, true, true);
+}
+
 /** Loads the locale's strings (once) and switches to it. */
 export async function setLocale(locale: Locale): Promise<void> {
   if (locale !== 'en' && !i18n.hasResourceBundle(locale, 'translation')) {
     const mod = await loaders[locale]();
     i18n.addResourceBundle(locale, 'translation', mod.default, true, true);
   }
+  await Promise.all([...usedNamespaces].map((ns) => loadNamespace(ns, locale)));
   if (i18n.language !== locale) await i18n.changeLanguage(locale);
   document.documentElement.lang = locale;
 }

@@ -4,9 +4,11 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ERROR_CODES, LOCALES, NOTICE_CODES } from '@wb/proto';
 import { ROUTES } from '../app/routes';
+import { NAMESPACES } from './i18n';
 
 type Tree = { [key: string]: string | Tree };
-const load = (l: string) => JSON.parse(readFileSync(join(__dirname, 'locales', `${l}.json`), 'utf8')) as Tree;
+const load = (l: string, ns?: string) =>
+  JSON.parse(readFileSync(join(__dirname, 'locales', ...(ns ? [ns] : []), `${l}.json`), 'utf8')) as Tree;
 
 function flatten(tree: Tree, prefix = ''): Map<string, string> {
   const out = new Map<string, string>();
@@ -20,8 +22,14 @@ const placeholders = (s: string) => [...s.matchAll(/{{\s*(\w+)\s*}}/g)].map((m) 
 
 const en = flatten(load('en'));
 
-describe.each(LOCALES.filter((l) => l !== 'en'))('locale %s', (locale) => {
-  const strings = flatten(load(locale));
+/** the main file and each feature namespace (`locales/<ns>/<lng>.json`, see NAMESPACES) */
+const FILES = [undefined, ...NAMESPACES];
+const cases = FILES.flatMap((ns) => LOCALES.filter((l) => l !== 'en').map((l) => [l, ns ?? 'translation'] as const));
+
+describe.each(cases)('locale %s, namespace %s', (locale, namespace) => {
+  const ns = namespace === 'translation' ? undefined : namespace;
+  const en = flatten(load('en', ns));
+  const strings = flatten(load(locale, ns));
   test('has exactly the keys of English', () => {
     expect([...en.keys()].filter((k) => !strings.has(k))).toEqual([]);
     expect([...strings.keys()].filter((k) => !en.has(k))).toEqual([]);

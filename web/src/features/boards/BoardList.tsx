@@ -1,0 +1,243 @@
+/**
+ * The board list of one view, virtualised: only the rows in the scroll viewport (plus a few) are
+ * in the DOM, so 5,000 boards cost as much as 20. Keyboard: the list is a grid with one tab stop
+ * (the active row); arrows, Page Up/Down, Home and End move it, Enter opens the board, Space
+ * selects it.
+ */
+import { memo, useCallback, useEffect, useLayoutEffect, useRef, useState, type KeyboardEvent } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { BoardListItem } from '@wb/proto';
+import { LocalLink } from '../../app/prefix';
+import { boardActions, boardPath } from './boardViews';
+import { nextIndex, scrollToReveal, visibleRange } from './windowing';
+
+export const ROW_HEIGHT = 72;
+/** jsdom and the first render have no layout: assume a typical viewport */
+const FALLBACK_VIEWPORT = 640;
+
+export type BoardAction = 'rename' | 'move' | 'share' | 'trash' | 'restore' | 'purge' | 'leave';
+
+interface BoardListProps {
+  boards: readonly BoardListItem[];
+  myId: number;
+  selected: ReadonlySet<string>;
+  onToggle: (id: string) => void;
+  onOpen: (board: BoardListItem) => void;
+  onAction: (action: BoardAction, board: BoardListItem) => void;
+  folderName: (id: number | null) => string;
+  label: string;
+}
+
+export function BoardList({ boards, myId, selected, onToggle, onOpen, onAction, folderName, label }: BoardListProps) {
+  const scroller = useRef<HTMLDivElement>(null);
+  const [scrollTop, setScrollTop] = useState(0);
+  const [viewport, setViewport] = useState(FALLBACK_VIEWPORT);
+  const [active, setActive] = useState(0);
+  const focusRow = useRef(false);
+  const frame = useRef(0);
+
+  // the viewport height follows the window (ResizeObserver where there is one)
+  useLayoutEffect(() => {
+    const el = scroller.current;
+    if (!el) return undefined;
+    const measure = () => setViewport(el.clientHeight || FALLBACK_VIEWPORT);
+    measure();
+    if (typeof ResizeObserver === 'undefined') return undefined;
+    const ro = new ResizeObserver(measure);
+    ro.observe(el);
+    return () => ro.disconnect();
+  }, []);
+  useEffect(() => () => cancelAnimationFrame(frame.current), []);
+
+  // a shorter list (filter, search) keeps the active row in range
+  const count = boards.length;
+  const current = Math.min(active, Math.max(0, count - 1));
+
+  const onScroll = useCallback(() => {
+    // one state update per frame however many scroll events arrive
+    cancelAnimationFrame(frame.current);
+    frame.current = requestAnimationFrame(() => setScrollTop(scroller.current?.scrollTop ?? 0));
+  }, []);
+
+  useEffect(() => {
+    if (!focusRow.current) return;
+    focusRow.current = false;
+    scroller.current?.querySelector<HTMLElement>(`[data-row="${current}"]`)?.focus({ preventScroll: true });
+  });
+
+  const moveTo = (index: number) => {
+    const el = scroller.current;
+    if (el) {
+      const top = scrollToReveal({ index, rowHeight: ROW_HEIGHT, scrollTop: el.scrollTop, viewportHeight: viewport });
+      if (top !== el.scrollTop) {
+        el.scrollTop = top;
+        setScrollTop(top);
+      }
+    }
+    focusRow.current = true;
+    setActive(index);
+  };
+
+  const onKeyDown = (e: KeyboardEvent<HTMLDivElement>) => {
+    const onRow = (e.target as HTMLElement).getAttribute('role') === 'row';
+    const to = nextIndex(e.key, current, count, Math.floor(viewport / ROW_HEIGHT) - 1);
+    if (to !== undefined && (onRow || e.key.startsWith('Arrow'))) {
+      e.preventDefault();
+      moveTo(to);
+      return;
+    }
+    if (!onRow) return;
+    const board = boards[current];
+    if (!board) return;
+    if (e.key === 'Enter' && boardActions(board, myId).open) {
+      e.preventDefault();
+      onOpen(board);
+    } else if (e.key === ' ' && board.user_id === myId) {
+      e.preventDefault();
+      onToggle(board.id);
+    }
+  };
+
+  const { start, end } = visibleRange({ count, rowHeight: ROW_HEIGHT, scrollTop, viewportHeight: viewport });
+  const rows = [];
+  for (let i = start; i < end; i++) {
+    const board = boards[i]!;
+    rows.push(
+      <BoardRow
+        key={board.id}
+        index={i}
+        board={board}
+        mine={board.user_id === myId}
+        active={i === current}
+        selected={selected.has(board.id)}
+        folder={board.folder_id === null ? '' : folderName(board.folder_id)}
+        onToggle={onToggle}
+        onAction={onAction}
+        onFocusRow={setActive}
+      />,
+    );
+  }
+  return (
+    <div
+      ref={scroller}
+      className="board-scroller"
+      role="grid"
+      aria-label={label}
+      aria-rowcount={count}
+      aria-multiselectable="true"
+      onScroll={onScroll}
+      onKeyDown={onKeyDown}
+    >
+      <div className="board-spacer" style={{ height: count * ROW_HEIGHT }} role="presentation">
+        <div role="rowgroup" style={{ transform: `translateY(${start * ROW_HEIGHT}px)` }}>
+          {rows}
+        </div>
+      </div>
+    </div>
+  );
+}
+
+interface RowProps {
+  index: number;
+  board: BoardListItem;
+  mine: boolean;
+  active: boolean;
+  selected: boolean;
+  folder: string;
+  onToggle: (id: string) => void;
+  onAction: (action: BoardAction, board: BoardListItem) => void;
+  onFocusRow: (index: number) => void;
+}
+
+/** One board card: thumbnail slot, title (the link that opens it), owner or folder, actions. */
+const BoardRow = memo(function BoardRow({
+  index,
+  board,
+  mine,
+  active,
+  selected,
+  folder,
+  onToggle,
+  onAction,
+  onFocusRow,
+}: RowProps) {
+  const { t, i18n } = useTranslation('boards');
+  const tab = active ? 0 : -1;
+  const trashed = board.trashed !== null;
+  const selectable = mine;
+  const detail = !mine
+    ? t('card.sharedBy', { owner: board.user_id })
+    : trashed
+      ? t('card.trashedAt', {
+          date: new Intl.DateTimeFormat(i18n.language, { dateStyle: 'medium' }).format(new Date(board.trashed!)),
+        })
+      : folder
+        ? t('card.inFolder', { folder })
+        : t('card.unsorted');
+  const action = (a: BoardAction, text: string, danger = false) => (
+    <button
+      type="button"
+      className={danger ? 'small danger-text' : 'small'}
+      tabIndex={tab}
+      onClick={() => onAction(a, board)}
+      aria-label={`${text}: ${board.title}`}
+    >
+      {text}
+    </button>
+  );
+  return (
+    <div
+      role="row"
+      aria-rowindex={index + 1}
+      aria-selected={selectable ? selected : undefined}
+      data-row={index}
+      tabIndex={tab}
+      className={`board-row${selected ? ' selected' : ''}${active ? ' active' : ''}`}
+      style={{ height: ROW_HEIGHT }}
+      onFocus={() => onFocusRow(index)}
+    >
+      <div role="gridcell" className="board-check">
+        {selectable ? (
+          <input
+            type="checkbox"
+            tabIndex={tab}
+            checked={selected}
+            onChange={() => onToggle(board.id)}
+            aria-label={t('card.select', { title: board.title })}
+          />
+        ) : null}
+      </div>
+      <div role="gridcell" className="board-thumb" aria-hidden="true">
+        {/* thumbnail slot: board previews arrive with the realtime editor */}
+        <span>{board.title.slice(0, 1).toLocaleUpperCase()}</span>
+      </div>
+      <div role="gridcell" className="board-main">
+        {trashed ? (
+          <span className="board-title">{board.title}</span>
+        ) : (
+          <LocalLink className="board-title" to={boardPath(board.id)} tabIndex={tab}>
+            {board.title}
+          </LocalLink>
+        )}
+        <span className="board-detail muted">{detail}</span>
+      </div>
+      <div role="gridcell" className="board-actions">
+        {mine && !trashed ? (
+          <>
+            {action('share', t('action.share'))}
+            {action('rename', t('action.rename'))}
+            {action('move', t('action.move'))}
+            {action('trash', t('action.trash'), true)}
+          </>
+        ) : null}
+        {mine && trashed ? (
+          <>
+            {action('restore', t('action.restore'))}
+            {action('purge', t('action.purge'), true)}
+          </>
+        ) : null}
+        {!mine ? action('leave', t('action.leave')) : null}
+      </div>
+    </div>
+  );
+});

@@ -34,13 +34,26 @@ describe('board update input', () => {
 describe('expandBoardList', () => {
   it('turns the columns back into one object per board (owned, then shared)', () => {
     const list = boardListSchema.parse({
-      owned: { id: ['a', 'b'], title: ['A', 'B'], folder_id: [3, null], trashed: { b: '2026-01-01T00:00:00.000Z' } },
-      shared: { id: ['c'], title: ['C'], user_id: [9] },
+      owned: {
+        id: ['a', 'b'],
+        title: ['A', 'B'],
+        folder_id: [3, null],
+        updated: ['2026-01-03T00:00:00.000Z', '2026-01-02T00:00:00.000Z'],
+        trashed: { b: '2026-01-02T00:00:00.000Z' },
+      },
+      shared: { id: ['c'], title: ['C'], user_id: [9], updated: ['2026-01-01T00:00:00.000Z'] },
     });
     expect(expandBoardList(list, 7)).toEqual([
-      { id: 'a', user_id: 7, title: 'A', folder_id: 3, trashed: null },
-      { id: 'b', user_id: 7, title: 'B', folder_id: null, trashed: '2026-01-01T00:00:00.000Z' },
-      { id: 'c', user_id: 9, title: 'C', folder_id: null, trashed: null },
+      { id: 'a', user_id: 7, title: 'A', folder_id: 3, trashed: null, updated: '2026-01-03T00:00:00.000Z' },
+      {
+        id: 'b',
+        user_id: 7,
+        title: 'B',
+        folder_id: null,
+        trashed: '2026-01-02T00:00:00.000Z',
+        updated: '2026-01-02T00:00:00.000Z',
+      },
+      { id: 'c', user_id: 9, title: 'C', folder_id: null, trashed: null, updated: '2026-01-01T00:00:00.000Z' },
     ]);
   });
 });

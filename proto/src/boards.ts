@@ -73,6 +73,8 @@ export const boardListItemSchema = z.object({
   folder_id: z.number().int().nullable(),
   /** ISO time the board was trashed, or null */
   trashed: z.string().nullable(),
+  /** ISO time of the board's last change */
+  updated: z.string(),
 });
 export type BoardListItem = z.infer<typeof boardListItemSchema>;
 
@@ -89,6 +91,8 @@ export const boardListSchema = z.object({
     id: z.array(z.string()),
     title: z.array(z.string()),
     folder_id: z.array(z.number().int().nullable()),
+    /** ISO time of each board's last change */
+    updated: z.array(z.string()),
     /** board id → ISO time it was trashed, for the owned boards in the trash only */
     trashed: z.record(z.string(), z.string()),
   }),
@@ -98,6 +102,7 @@ export const boardListSchema = z.object({
     title: z.array(z.string()),
     /** owner */
     user_id: z.array(z.number().int()),
+    updated: z.array(z.string()),
   }),
 });
 export type BoardList = z.infer<typeof boardListSchema>;
@@ -114,6 +119,7 @@ export function expandBoardList(list: BoardList, userId: number): BoardListItem[
       title: owned.title[i]!,
       folder_id: owned.folder_id[i] ?? null,
       trashed: owned.trashed[id] ?? null,
+      updated: owned.updated[i]!,
     });
   }
   for (let i = 0; i < shared.id.length; i++) {
@@ -123,6 +129,7 @@ export function expandBoardList(list: BoardList, userId: number): BoardListItem[
       title: shared.title[i]!,
       folder_id: null,
       trashed: null,
+      updated: shared.updated[i]!,
     });
   }
   return out;

@@ -79,6 +79,38 @@ export const EVENT_SCHEMAS = {
     ownerId: z.number().int(),
     boardIds: z.array(z.string()),
   }),
+
+  // realtime nodes: collaboration time (insights, plan limits). A session is one room being open
+  // on one node (from first join to eviction or hand-over).
+  'realtime.session.started.v1': z.object({
+    sessionId: z.string(),
+    boardId: z.string(),
+    ownerId: z.number().int(),
+    nodeId: z.string(),
+    startedAt: z.string(),
+  }),
+  'realtime.session.ended.v1': z.object({
+    sessionId: z.string(),
+    boardId: z.string(),
+    ownerId: z.number().int(),
+    startedAt: z.string(),
+    endedAt: z.string(),
+    durationMs: z.number().int(),
+    /** distinct users (guests count once each connection) */
+    participants: z.number().int(),
+  }),
+  /** one per participant connection when it leaves (or the session ends) */
+  'realtime.participant.minutes.v1': z.object({
+    sessionId: z.string(),
+    boardId: z.string(),
+    ownerId: z.number().int(),
+    userId: z.number().int(),
+    guest: z.boolean(),
+    joinedAt: z.string(),
+    leftAt: z.string(),
+    activeMinutes: z.number(),
+    hiddenMinutes: z.number(),
+  }),
 } as const;
 export type EventType = keyof typeof EVENT_SCHEMAS;
 export type EventData<T extends EventType> = z.infer<(typeof EVENT_SCHEMAS)[T]>;

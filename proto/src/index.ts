@@ -5,3 +5,4 @@ export * from './subjects';
 export * from './events';
 export * from './auth';
 export * from './boards';
+export * from './realtime';

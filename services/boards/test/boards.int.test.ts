@@ -121,6 +121,7 @@ describe('creating boards', () => {
       defaultPermission: 'edit',
       deleteOwnOnly: false,
       created: expect.any(String),
+      updated: board.created,
       access: 'own',
     });
     expect(board.id).toHaveLength(BOARD_ID_LENGTH);
@@ -318,7 +319,14 @@ describe('access: own ⊃ edit ⊃ view, or none', () => {
 
   it('a join is recorded: the board is in the joiner’s list as shared (no folder)', async () => {
     const bobs = await list(bob);
-    expect(bobs).toContainEqual({ id: board.id, user_id: annId, title: board.title, folder_id: null, trashed: null });
+    expect(bobs).toContainEqual({
+      id: board.id,
+      user_id: annId,
+      title: board.title,
+      folder_id: null,
+      trashed: null,
+      updated: expect.any(String),
+    });
     // the owner's list is unchanged by it, and owner joins are not recorded
     expect((await list(ann)).filter((b) => b.id === board.id)).toHaveLength(1);
     const members = (await ann.get(`/api/boards/${board.id}/share`)).body.members;
@@ -577,10 +585,14 @@ describe('the list itself', () => {
     await join(board.id, bobId);
     await ann.post('/api/boards/trash', { ids: [annBoards[0]!.id] });
     const raw = (await ann.get('/api/boards')).body as BoardList;
-    expect(Object.keys(raw.owned).sort()).toEqual(['folder_id', 'id', 'title', 'trashed']);
-    expect(Object.keys(raw.shared).sort()).toEqual(['id', 'title', 'user_id']);
+    expect(Object.keys(raw.owned).sort()).toEqual(['folder_id', 'id', 'title', 'trashed', 'updated']);
+    expect(Object.keys(raw.shared).sort()).toEqual(['id', 'title', 'updated', 'user_id']);
     expect(raw.owned.title).toHaveLength(raw.owned.id.length);
     expect(raw.owned.folder_id).toHaveLength(raw.owned.id.length);
+    expect(raw.owned.updated).toHaveLength(raw.owned.id.length);
+    // trashing is a change: the trashed board's last change is its trash time
+    const trashedAt = raw.owned.trashed[annBoards[0]!.id];
+    expect(raw.owned.updated[raw.owned.id.indexOf(annBoards[0]!.id)]).toBe(trashedAt);
     // only the trashed boards are in the trashed map
     expect(Object.keys(raw.owned.trashed)).toEqual([annBoards[0]!.id]);
     const anns = await list(ann);

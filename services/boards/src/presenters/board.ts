@@ -19,25 +19,28 @@ export function presentListItem(row: BoardListRow): BoardListItem {
     title: row.title,
     folder_id: row.folder_id,
     trashed: row.trashed_at ? row.trashed_at.toISOString() : null,
+    updated: row.updated_at.toISOString(),
   };
 }
 
 /** GET /api/boards as columns (see BoardList in proto): owned rows, then the shared ones the caller may open */
 export function presentBoardList(owned: BoardListRow[], shared: BoardListRow[]): BoardList {
   const list: BoardList = {
-    owned: { id: [], title: [], folder_id: [], trashed: {} },
-    shared: { id: [], title: [], user_id: [] },
+    owned: { id: [], title: [], folder_id: [], updated: [], trashed: {} },
+    shared: { id: [], title: [], user_id: [], updated: [] },
   };
   for (const r of owned) {
     list.owned.id.push(r.id);
     list.owned.title.push(r.title);
     list.owned.folder_id.push(r.folder_id);
+    list.owned.updated.push(r.updated_at.toISOString());
     if (r.trashed_at) list.owned.trashed[r.id] = r.trashed_at.toISOString();
   }
   for (const r of shared) {
     list.shared.id.push(r.id);
     list.shared.title.push(r.title);
     list.shared.user_id.push(r.user_id);
+    list.shared.updated.push(r.updated_at.toISOString());
   }
   return list;
 }

@@ -13,14 +13,15 @@ export interface BoardRow {
   default_permission: BoardPermission;
   delete_own_only: boolean;
   created_at: Date;
+  updated_at: Date;
 }
 
 /** the columns of one GET /api/boards item */
-export type BoardListRow = Pick<BoardRow, 'id' | 'user_id' | 'title' | 'folder_id' | 'trashed_at'>;
+export type BoardListRow = Pick<BoardRow, 'id' | 'user_id' | 'title' | 'folder_id' | 'trashed_at' | 'updated_at'>;
 
 const COLUMNS =
-  'id, user_id, title, folder_id, trashed_at, trashed_count, background, default_permission, delete_own_only, created_at';
-const LIST_COLUMNS = 'id, user_id, title, folder_id, trashed_at';
+  'id, user_id, title, folder_id, trashed_at, trashed_count, background, default_permission, delete_own_only, created_at, updated_at';
+const LIST_COLUMNS = 'id, user_id, title, folder_id, trashed_at, updated_at';
 
 export async function insertBoard(
   db: Db,
@@ -59,7 +60,7 @@ export async function findBoardForUser(
 ): Promise<(BoardRow & { grant: BoardPermission | null }) | null> {
   const { rows } = await db.query<BoardRow & { grant: BoardPermission | null }>(
     `SELECT b.id, b.user_id, b.title, b.folder_id, b.trashed_at, b.trashed_count, b.background,
-            b.default_permission, b.delete_own_only, b.created_at, m.permission AS grant
+            b.default_permission, b.delete_own_only, b.created_at, b.updated_at, m.permission AS grant
        FROM boards b LEFT JOIN board_users m ON m.board_id = b.id AND m.user_id = $2
       WHERE b.id = $1`,
     [id, userId],
@@ -215,7 +216,7 @@ export type JoinedBoardRow = BoardListRow & { default_permission: BoardPermissio
 export async function listJoined(db: Db, userId: number): Promise<JoinedBoardRow[]> {
   const { rows } = await db.query<JoinedBoardRow>({
     name: 'boards-list-joined',
-    text: `SELECT b.id, b.user_id, b.title, b.folder_id, b.trashed_at, b.default_permission, m.permission AS grant
+    text: `SELECT b.id, b.user_id, b.title, b.folder_id, b.trashed_at, b.updated_at, b.default_permission, m.permission AS grant
              FROM board_users m JOIN boards b ON b.id = m.board_id
             WHERE m.user_id = $1 AND m.joined_at IS NOT NULL AND b.user_id <> $1
             ORDER BY m.joined_at DESC, b.id`,

@@ -11,6 +11,14 @@ import { LocalLink } from '../../app/prefix';
 import { boardActions, boardPath } from './boardViews';
 import { nextIndex, scrollToReveal, visibleRange } from './windowing';
 
+const dateFormats = new Map<string, Intl.DateTimeFormat>();
+/** one formatter per language: creating them per row would cost more than the row */
+function dateFormat(language: string): Intl.DateTimeFormat {
+  let f = dateFormats.get(language);
+  if (!f) dateFormats.set(language, (f = new Intl.DateTimeFormat(language, { dateStyle: 'medium' })));
+  return f;
+}
+
 export const ROW_HEIGHT = 72;
 /** jsdom and the first render have no layout: assume a typical viewport */
 const FALLBACK_VIEWPORT = 640;
@@ -169,7 +177,7 @@ const BoardRow = memo(function BoardRow({
     ? t('card.sharedBy', { owner: board.user_id })
     : trashed
       ? t('card.trashedAt', {
-          date: new Intl.DateTimeFormat(i18n.language, { dateStyle: 'medium' }).format(new Date(board.trashed!)),
+          date: dateFormat(i18n.language).format(new Date(board.trashed!)),
         })
       : folder
         ? t('card.inFolder', { folder })
@@ -219,7 +227,15 @@ const BoardRow = memo(function BoardRow({
             {board.title}
           </LocalLink>
         )}
-        <span className="board-detail muted">{detail}</span>
+        <span className="board-detail muted">
+          {detail}
+          {trashed ? null : (
+            <>
+              {' · '}
+              {t('card.changed', { date: dateFormat(i18n.language).format(new Date(board.updated)) })}
+            </>
+          )}
+        </span>
       </div>
       <div role="gridcell" className="board-actions">
         {mine && !trashed ? (

@@ -22,15 +22,17 @@ const b = (id: string, over: Partial<BoardListItem> = {}): BoardListItem => ({
   title: id,
   folder_id: null,
   trashed: null,
+  updated: '2026-01-01T00:00:00.000Z',
   ...over,
 });
 const boards: BoardListItem[] = [
-  b('a', { title: 'Fractions' }),
-  b('b', { title: 'algebra', folder_id: 1 }),
-  b('c', { title: 'Cells', folder_id: 2 }),
-  b('d', { title: 'Old', trashed: '2025-01-02T00:00:00.000Z' }),
-  b('e', { title: 'Older', folder_id: 1, trashed: '2025-01-01T00:00:00.000Z' }),
-  b('s', { title: 'Shared one', user_id: 99 }),
+  b('a', { title: 'Fractions', updated: '2026-01-04T00:00:00.000Z' }),
+  b('b', { title: 'algebra', folder_id: 1, updated: '2026-01-03T00:00:00.000Z' }),
+  b('c', { title: 'Cells', folder_id: 2, updated: '2026-01-05T00:00:00.000Z' }),
+  // trashing is a change: updated is the trash time
+  b('d', { title: 'Old', trashed: '2025-01-02T00:00:00.000Z', updated: '2025-01-02T00:00:00.000Z' }),
+  b('e', { title: 'Older', folder_id: 1, trashed: '2025-01-01T00:00:00.000Z', updated: '2025-01-01T00:00:00.000Z' }),
+  b('s', { title: 'Shared one', user_id: 99, updated: '2026-01-01T00:00:00.000Z' }),
 ];
 const ids = (list: BoardListItem[]) => list.map((x) => x.id);
 const view = (key: Parameters<typeof inView>[1]) => ids(boards.filter((x) => inView(x, key, ME)));
@@ -70,11 +72,11 @@ describe('search and sort', () => {
     expect(ids(selectBoards(boards, { key: 'all', myId: ME, query: '', sort: 'recent' }))).toHaveLength(4);
   });
 
-  test('title sorts ignore case; recent keeps the server order and puts the latest trashed first', () => {
+  test('title sorts ignore case; recent puts the last changed (or latest trashed) first', () => {
     const all = boards.filter((x) => x.trashed === null);
     expect(ids(sortBoards(all, 'titleAsc'))).toEqual(['b', 'c', 'a', 's']);
     expect(ids(sortBoards(all, 'titleDesc'))).toEqual(['s', 'a', 'c', 'b']);
-    expect(ids(sortBoards(all, 'recent'))).toEqual(['a', 'b', 'c', 's']);
+    expect(ids(sortBoards(all, 'recent'))).toEqual(['c', 'a', 'b', 's']);
     const trash = [boards[4]!, boards[3]!];
     expect(ids(sortBoards(trash, 'recent'))).toEqual(['d', 'e']);
   });

@@ -52,10 +52,7 @@ export function matchesSearch(board: BoardListItem, query: string): boolean {
   return q === '' || board.title.toLocaleLowerCase().includes(q);
 }
 
-/**
- * `recent`: the order the server sends — owned newest first, shared last joined first (the list
- * has no last-change time); in the trash, the most recently trashed first.
- */
+/** `recent`: last change first (trashing is a change, so the trash shows the latest trashed first). */
 export const SORT_KEYS = ['recent', 'titleAsc', 'titleDesc'] as const;
 export type SortKey = (typeof SORT_KEYS)[number];
 
@@ -65,8 +62,7 @@ export function isSortKey(value: unknown): value is SortKey {
 
 export function sortBoards(boards: BoardListItem[], sort: SortKey, locale = 'en'): BoardListItem[] {
   if (sort === 'recent') {
-    // stable sort keeps the server order among boards that are not trashed
-    return [...boards].sort((a, b) => (b.trashed ?? '').localeCompare(a.trashed ?? ''));
+    return [...boards].sort((a, b) => b.updated.localeCompare(a.updated));
   }
   const collator = new Intl.Collator(locale, { sensitivity: 'base', numeric: true });
   const dir = sort === 'titleAsc' ? 1 : -1;

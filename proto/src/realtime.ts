@@ -1,0 +1,548 @@
+/**
+ * Realtime wire protocol and board document schema (shared by the realtime nodes, the gateway and
+ * the web app). The rules are numbered in services/realtime/SPEC.md; this file is their code.
+ *
+ * Pure TypeScript on purpose (no Automerge, no node:*): the gateway and the web import it too.
+ * Automerge bytes (sync messages, changes) travel raw inside binary frames.
+ *
+ * Frame = 1 type byte + payload. Control payloads are UTF-8 JSON; SYNC is one Automerge sync
+ * message; CHANGES is a list of change bytes; EPHEMERAL carries opaque client bytes.
+ *   list        = u32 count, then per item u32 length + bytes          (big-endian)
+ *   ephemeral   = u8 kind + bytes                                       (client → server)
+ *   eph. batch  = u32 count, then per item u32 peer + u8 kind + u32 length + bytes
+ */
+import { z } from 'zod';
+import { BOARD_ACCESS_LEVELS, READ_ONLY_REASONS } from './boards';
+
+/** Bumped on any incompatible change; a client with another version is closed with 4426 (reload). */
+export const REALTIME_PROTOCOL_VERSION = 1;
+/** Board document schema version, stored in the document root as `schema`. */
+export const BOARD_DOC_SCHEMA_VERSION = 1;
+
+/** Upgrade path through the gateway: /rt/boards/<board id, may contain slashes>. */
+export const REALTIME_PATH_PREFIX = '/rt/boards/';
+/** Header the gateway sets on the proxied upgrade: signed actor (see services/realtime/SPEC.md A1). */
+export const REALTIME_ACTOR_HEADER = 'x-wb-actor';
+/**
+ * Development-only HMAC key of that header, used by the gateway and the nodes when
+ * RT_SHARED_SECRET is unset (both refuse to start without it in production).
+ */
+export const REALTIME_DEV_SHARED_SECRET = 'dev-only-insecure-realtime-shared-secret';
+
+// ---------------------------------------------------------------------------------------------
+// Limits (SPEC L1–L4)
+
+export const RT_LIMITS = {
+  /** one websocket frame */
+  maxFrameBytes: 1024 * 1024,
+  /** one Automerge change (images and documents are file references, never inline data) */
+  maxChangeBytes: 512 * 1024,
+  /** one ephemeral message (cursor, in-progress stroke delta, selection, viewport) */
+  maxEphemeralBytes: 4096,
+  /** sum of the journal + snapshot bytes a board may grow to */
+  maxBoardBytes: 64 * 1024 * 1024,
+  /** guest display name */
+  maxNameLength: 60,
+} as const;
+
+/** Server tick: committed changes and ephemeral traffic are batched per tick (~60 Hz). */
+export const RT_TICK_MS = 16;
+/** Clients send ephemeral messages at most this often (~30 Hz). */
+export const RT_CLIENT_EPHEMERAL_MS = 33;
+
+// ---------------------------------------------------------------------------------------------
+// Close codes (SPEC C1–C12). 4xxx: application codes the web maps to lock screens / reconnects.
+
+export const RT_CLOSE = {
+  /** the node is not the board's owner: reconnect through the gateway (reason = {"node": id}) */
+  WRONG_NODE: 4307,
+  /** frame could not be decoded or violated the protocol */
+  MALFORMED: 4400,
+  /** no (valid) actor header / session */
+  UNAUTHENTICATED: 4401,
+  /** read-only due to plan limits or used-up collaboration minutes (lock screen) */
+  READ_ONLY_PLAN: 4402,
+  /** no access (lock screen "restricted") */
+  RESTRICTED: 4403,
+  /** board does not exist (lock screen "not found") */
+  NOT_FOUND: 4404,
+  /** no hello within the join timeout */
+  JOIN_TIMEOUT: 4408,
+  /** the board was trashed or purged while connected */
+  BOARD_GONE: 4410,
+  /** the room is moving (node shutting down, lease lost): reconnect at once, nothing is lost */
+  ROOM_MOVED: 4412,
+  /** frame or change over the size limit */
+  TOO_LARGE: 4413,
+  /** the board reached its size limit */
+  BOARD_FULL: 4414,
+  /** incompatible protocol version: reload the app */
+  PROTOCOL_VERSION: 4426,
+  /** the client does not read fast enough (committed data is never dropped) */
+  SLOW_CONSUMER: 4429,
+  /** unexpected server error: reconnect */
+  INTERNAL: 4500,
+} as const;
+export type RtCloseCode = (typeof RT_CLOSE)[keyof typeof RT_CLOSE];
+/** Codes after which a client reconnects by itself (through the gateway). */
+export const RT_RECONNECT_CODES: readonly number[] = [
+  RT_CLOSE.WRONG_NODE,
+  RT_CLOSE.ROOM_MOVED,
+  RT_CLOSE.INTERNAL,
+  RT_CLOSE.SLOW_CONSUMER,
+  RT_CLOSE.JOIN_TIMEOUT,
+];
+
+// ---------------------------------------------------------------------------------------------
+// Message types
+
+export const MSG = {
+  // client → server
+  HELLO: 1,
+  SYNC: 2,
+  CHANGES: 3,
+  EPHEMERAL: 4,
+  /** JSON {hidden}: the tab was hidden/shown (collaboration insights: hidden minutes) */
+  VISIBILITY: 5,
+  // server → client
+  WELCOME: 10,
+  SYNC_S: 11,
+  CHANGES_S: 12,
+  EPHEMERAL_BATCH: 13,
+  PRESENCE: 14,
+  SAVED: 15,
+  ERROR: 16,
+  SYNCED: 17,
+} as const;
+export type MsgType = (typeof MSG)[keyof typeof MSG];
+
+/** Ephemeral kinds: state kinds keep only the latest per tick; STROKE deltas are appended. */
+export const EPHEMERAL_KIND = { CURSOR: 1, STROKE: 2, SELECTION: 3, VIEWPORT: 4 } as const;
+export type EphemeralKind = (typeof EPHEMERAL_KIND)[keyof typeof EPHEMERAL_KIND];
+export const EPHEMERAL_KINDS: readonly number[] = Object.values(EPHEMERAL_KIND);
+
+export const helloSchema = z.strictObject({
+  protocol: z.number().int(),
+  /** guests pick a display name; logged-in users' names come from the signed actor */
+  name: z.string().trim().min(1).max(RT_LIMITS.maxNameLength).optional(),
+});
+export type Hello = z.infer<typeof helloSchema>;
+export const visibilitySchema = z.strictObject({ hidden: z.boolean() });
+
+export const presenceEntrySchema = z.object({
+  /** per-connection id, also the id in ephemeral batches */
+  peerId: z.number().int(),
+  userId: z.number().int(),
+  name: z.string(),
+  /** #rrggbb */
+  color: z.string(),
+  role: z.enum(['owner', 'editor', 'viewer']),
+  guest: z.boolean(),
+});
+export type PresenceEntry = z.infer<typeof presenceEntrySchema>;
+
+export const welcomeSchema = z.object({
+  protocol: z.number().int(),
+  peerId: z.number().int(),
+  boardId: z.string(),
+  access: z.enum(BOARD_ACCESS_LEVELS),
+  role: z.enum(['owner', 'editor', 'viewer']),
+  readOnlyReason: z.enum(READ_ONLY_REASONS).nullable(),
+  deleteOwnOnly: z.boolean(),
+  ownerId: z.number().int(),
+  presence: z.array(presenceEntrySchema),
+});
+export type Welcome = z.infer<typeof welcomeSchema>;
+
+export const presenceMsgSchema = z.object({ presence: z.array(presenceEntrySchema) });
+/** the change hashes (sent by this client) that are now durable in the journal */
+export const savedSchema = z.object({ hashes: z.array(z.string()) });
+export const RT_ERROR_CODES = ['read_only', 'delete_own_only', 'invalid_change', 'board_full'] as const;
+export const rtErrorSchema = z.object({
+  code: z.enum(RT_ERROR_CODES),
+  message: z.string(),
+  /** refused change hashes: the client must drop its local document and rejoin (SPEC D7) */
+  hashes: z.array(z.string()).optional(),
+});
+export type RtError = z.infer<typeof rtErrorSchema>;
+
+// ---------------------------------------------------------------------------------------------
+// Framing
+
+const textEncoder = new TextEncoder();
+const textDecoder = new TextDecoder('utf-8', { fatal: true });
+
+export class FrameError extends Error {}
+
+export function encodeJsonFrame(type: MsgType, value: unknown): Uint8Array {
+  const body = textEncoder.encode(JSON.stringify(value));
+  const out = new Uint8Array(1 + body.length);
+  out[0] = type;
+  out.set(body, 1);
+  return out;
+}
+export function encodeBytesFrame(type: MsgType, bytes: Uint8Array): Uint8Array {
+  const out = new Uint8Array(1 + bytes.length);
+  out[0] = type;
+  out.set(bytes, 1);
+  return out;
+}
+export function encodeListFrame(type: MsgType, items: readonly Uint8Array[]): Uint8Array {
+  let size = 1 + 4;
+  for (const it of items) size += 4 + it.length;
+  const out = new Uint8Array(size);
+  const dv = new DataView(out.buffer);
+  out[0] = type;
+  dv.setUint32(1, items.length);
+  let o = 5;
+  for (const it of items) {
+    dv.setUint32(o, it.length);
+    out.set(it, o + 4);
+    o += 4 + it.length;
+  }
+  return out;
+}
+export function decodeList(payload: Uint8Array): Uint8Array[] {
+  const dv = new DataView(payload.buffer, payload.byteOffset, payload.byteLength);
+  if (payload.length < 4) throw new FrameError('list too short');
+  const n = dv.getUint32(0);
+  const out: Uint8Array[] = [];
+  let o = 4;
+  for (let i = 0; i < n; i++) {
+    if (o + 4 > payload.length) throw new FrameError('list truncated');
+    const len = dv.getUint32(o);
+    o += 4;
+    if (o + len > payload.length) throw new FrameError('list item truncated');
+    out.push(payload.subarray(o, o + len));
+    o += len;
+  }
+  if (o !== payload.length) throw new FrameError('trailing bytes after list');
+  return out;
+}
+export function decodeJson<S extends z.ZodType>(payload: Uint8Array, schema: S): z.infer<S> {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(textDecoder.decode(payload));
+  } catch {
+    throw new FrameError('payload is not JSON');
+  }
+  const r = schema.safeParse(raw);
+  if (!r.success) throw new FrameError(`invalid payload: ${r.error.issues[0]?.message ?? ''}`);
+  return r.data;
+}
+
+export interface EphemeralItem {
+  peerId: number;
+  kind: number;
+  data: Uint8Array;
+}
+export function encodeEphemeral(kind: EphemeralKind, data: Uint8Array): Uint8Array {
+  const out = new Uint8Array(2 + data.length);
+  out[0] = MSG.EPHEMERAL;
+  out[1] = kind;
+  out.set(data, 2);
+  return out;
+}
+export function encodeEphemeralBatch(items: readonly EphemeralItem[]): Uint8Array {
+  let size = 1 + 4;
+  for (const it of items) size += 9 + it.data.length;
+  const out = new Uint8Array(size);
+  const dv = new DataView(out.buffer);
+  out[0] = MSG.EPHEMERAL_BATCH;
+  dv.setUint32(1, items.length);
+  let o = 5;
+  for (const it of items) {
+    dv.setUint32(o, it.peerId);
+    out[o + 4] = it.kind;
+    dv.setUint32(o + 5, it.data.length);
+    out.set(it.data, o + 9);
+    o += 9 + it.data.length;
+  }
+  return out;
+}
+export function decodeEphemeralBatch(payload: Uint8Array): EphemeralItem[] {
+  const dv = new DataView(payload.buffer, payload.byteOffset, payload.byteLength);
+  if (payload.length < 4) throw new FrameError('batch too short');
+  const n = dv.getUint32(0);
+  const out: EphemeralItem[] = [];
+  let o = 4;
+  for (let i = 0; i < n; i++) {
+    if (o + 9 > payload.length) throw new FrameError('batch truncated');
+    const len = dv.getUint32(o + 5);
+    if (o + 9 + len > payload.length) throw new FrameError('batch item truncated');
+    out.push({ peerId: dv.getUint32(o), kind: payload[o + 4]!, data: payload.subarray(o + 9, o + 9 + len) });
+    o += 9 + len;
+  }
+  return out;
+}
+
+/** Split a frame into its type and payload (no copy). */
+export function splitFrame(frame: Uint8Array): { type: number; payload: Uint8Array } {
+  if (frame.length < 1) throw new FrameError('empty frame');
+  return { type: frame[0]!, payload: frame.subarray(1) };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Board document schema v1 (SPEC D1–D4)
+//
+// root = { schema: 1, shapes: { "00" … "ff": { <shape id>: ShapeRecord } } }
+// The 256 buckets exist from the first change (the "genesis", identical on every node), so no
+// two peers ever create the same bucket concurrently. A shape lives in bucket bucketOf(id).
+// Strings that are never edited character by character are Automerge ImmutableStrings; stroke
+// points are packed Float32 bytes (x0,y0,x1,y1,… relative to the shape's x,y).
+
+export const SHAPE_BUCKETS = 256;
+export const SHAPE_KINDS = [
+  'pen',
+  'line',
+  'arc',
+  'polyline',
+  'curve',
+  'connector',
+  'shape',
+  'sticky',
+  'text',
+  'formula',
+  'graph',
+  'image',
+  'documentPage',
+] as const;
+export type ShapeKind = (typeof SHAPE_KINDS)[number];
+export const GEOMETRIC_SHAPES = ['rectangle', 'ellipse', 'triangle', 'diamond', 'star', 'hexagon', 'arrow'] as const;
+
+/** Fields every shape has. Colours are 0xRRGGBB integers (settings keep [r,g,b]). */
+export interface ShapeBase {
+  id: string;
+  kind: ShapeKind;
+  /** user id of the creator (0 = guest): decides deletes when the board restricts them (SPEC D6) */
+  creator: number;
+  /** fractional index: shapes are drawn in ascending string order */
+  z: string;
+  x: number;
+  y: number;
+  rotation?: number;
+  locked?: boolean;
+  strokeColor?: number;
+  strokeWidth?: number;
+  linePattern?: string;
+  fillColor?: number | null;
+  opacity?: number;
+}
+export interface PenShape extends ShapeBase {
+  kind: 'pen';
+  points: Uint8Array;
+  pressures?: Uint8Array;
+}
+export interface LineShape extends ShapeBase {
+  kind: 'line';
+  points: Uint8Array;
+  arrowStart?: boolean;
+  arrowEnd?: boolean;
+}
+export interface ArcShape extends ShapeBase {
+  kind: 'arc';
+  r: number;
+  startAngle: number;
+  endAngle: number;
+}
+export interface PolylineShape extends ShapeBase {
+  kind: 'polyline' | 'curve';
+  points: Uint8Array;
+  closed?: boolean;
+}
+export interface ConnectorShape extends ShapeBase {
+  kind: 'connector';
+  points: Uint8Array;
+  fromId: string | null;
+  toId: string | null;
+  fromAnchor?: string;
+  toAnchor?: string;
+}
+export interface GeometricShape extends ShapeBase {
+  kind: 'shape';
+  shapeType: (typeof GEOMETRIC_SHAPES)[number];
+  w: number;
+  h: number;
+}
+export interface StickyShape extends ShapeBase {
+  kind: 'sticky';
+  w: number;
+  h: number;
+  text: string;
+  color: number;
+}
+export interface TextShape extends ShapeBase {
+  kind: 'text';
+  text: string;
+  font: string;
+  fontSize: number;
+  color: number;
+  w: number;
+}
+export interface FormulaShape extends ShapeBase {
+  kind: 'formula';
+  latex: string;
+  fontSize: number;
+  color: number;
+  alignment: string;
+}
+export interface GraphShape extends ShapeBase {
+  kind: 'graph';
+  /** JSON of the graphing tool's state (expressions, domain) */
+  spec: string;
+  w: number;
+  h: number;
+}
+export interface ImageShape extends ShapeBase {
+  kind: 'image';
+  fileId: string;
+  w: number;
+  h: number;
+}
+export interface DocumentPageShape extends ShapeBase {
+  kind: 'documentPage';
+  fileId: string;
+  page: number;
+  w: number;
+  h: number;
+}
+export type ShapeRecord =
+  | PenShape
+  | LineShape
+  | ArcShape
+  | PolylineShape
+  | ConnectorShape
+  | GeometricShape
+  | StickyShape
+  | TextShape
+  | FormulaShape
+  | GraphShape
+  | ImageShape
+  | DocumentPageShape;
+
+/** Settings defaults (spec §3) as shape style defaults. */
+export const SHAPE_STYLE_DEFAULTS = {
+  strokeColor: 0x000000,
+  strokeWidth: 3,
+  linePattern: 'pen',
+  textColor: 0x000000,
+  textSize: 16,
+  textFont: 'Open Sans',
+  formulaColor: 0x000000,
+  formulaSize: 20,
+  formulaAlignment: 'equation',
+} as const;
+
+/** FNV-1a 32 over UTF-16 code units: stable across runtimes, cheap. */
+export function fnv1a32(s: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < s.length; i++) {
+    h ^= s.charCodeAt(i);
+    h = Math.imul(h, 0x01000193);
+  }
+  return h >>> 0;
+}
+export function bucketName(index: number): string {
+  return index.toString(16).padStart(2, '0');
+}
+/** The bucket key ("00"…"ff") a shape id lives in (SPEC D2). */
+export function bucketOf(shapeId: string): string {
+  return bucketName(fnv1a32(shapeId) % SHAPE_BUCKETS);
+}
+export const BUCKET_NAMES: readonly string[] = Array.from({ length: SHAPE_BUCKETS }, (_, i) => bucketName(i));
+
+/** Pack [x0,y0,x1,y1,…] as little-endian Float32 bytes (SPEC D3). */
+export function packPoints(points: ArrayLike<number>): Uint8Array {
+  const out = new Uint8Array(points.length * 4);
+  const dv = new DataView(out.buffer);
+  for (let i = 0; i < points.length; i++) dv.setFloat32(i * 4, points[i]!, true);
+  return out;
+}
+export function unpackPoints(bytes: Uint8Array): Float32Array {
+  if (bytes.length % 4 !== 0) throw new RangeError('point bytes must be a multiple of 4');
+  const out = new Float32Array(bytes.length / 4);
+  const dv = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  for (let i = 0; i < out.length; i++) out[i] = dv.getFloat32(i * 4, true);
+  return out;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Sharding (shared with the gateway, which routes upgrades to the owner node)
+
+/** Redis keys of the realtime registry under a deployment's REDIS_PREFIX (SPEC R1–R4). */
+export function realtimeKeys(prefix: string): {
+  nodes: string;
+  node(nodeId: string): string;
+  lease(boardId: string): string;
+  fence(boardId: string): string;
+} {
+  return {
+    /** sorted set: member node id, score = last heartbeat (ms) */
+    nodes: `${prefix}rt:nodes`,
+    /** string JSON {nodeId, url}, expires with the heartbeat TTL */
+    node: (nodeId) => `${prefix}rt:node:${nodeId}`,
+    /** string "<nodeId> <token>", PX lease */
+    lease: (boardId) => `${prefix}rt:lease:${boardId}`,
+    /** INCR counter: fencing tokens of one board */
+    fence: (boardId) => `${prefix}rt:fence:${boardId}`,
+  };
+}
+export const realtimeNodeInfoSchema = z.object({ nodeId: z.string(), url: z.string() });
+export type RealtimeNodeInfo = z.infer<typeof realtimeNodeInfoSchema>;
+
+/** Rendezvous (highest random weight) choice of a board's owner among live node ids. */
+export function rendezvousOwner(boardId: string, nodeIds: readonly string[]): string | undefined {
+  let best: string | undefined;
+  let bestScore = -1;
+  for (const id of nodeIds) {
+    // second round decorrelates ids that share prefixes
+    const score = fnv1a32(`${fnv1a32(`${id}\u0000${boardId}`).toString(36)}${id}`);
+    if (score > bestScore || (score === bestScore && best !== undefined && id < best)) {
+      best = id;
+      bestScore = score;
+    }
+  }
+  return best;
+}
+/** Parse a lease value "<nodeId> <token>". */
+export function parseLease(value: string | null): { nodeId: string; token: number } | null {
+  if (!value) return null;
+  const i = value.lastIndexOf(' ');
+  if (i <= 0) return null;
+  const token = Number(value.slice(i + 1));
+  return Number.isSafeInteger(token) ? { nodeId: value.slice(0, i), token } : null;
+}
+
+/** The few Redis commands the owner lookup needs (ioredis satisfies it). */
+export interface RealtimeRegistryReader {
+  get(key: string): Promise<string | null>;
+  zrangebyscore(key: string, min: number | string, max: number | string): Promise<string[]>;
+}
+/**
+ * Where a board's upgrade goes (gateway, SPEC R2/R3): the lease holder when it is live, else the
+ * rendezvous choice among live nodes; null when no node is live.
+ */
+export async function resolveRealtimeOwner(
+  redis: RealtimeRegistryReader,
+  prefix: string,
+  boardId: string,
+  now: number,
+  nodeTtlMs: number,
+): Promise<RealtimeNodeInfo | null> {
+  const keys = realtimeKeys(prefix);
+  const [live, leaseValue] = await Promise.all([
+    redis.zrangebyscore(keys.nodes, now - nodeTtlMs, '+inf'),
+    redis.get(keys.lease(boardId)),
+  ]);
+  const lease = parseLease(leaseValue);
+  const nodeId = lease && live.includes(lease.nodeId) ? lease.nodeId : rendezvousOwner(boardId, live);
+  if (!nodeId) return null;
+  const raw = await redis.get(keys.node(nodeId));
+  if (!raw) return null;
+  try {
+    const info = realtimeNodeInfoSchema.safeParse(JSON.parse(raw));
+    return info.success ? info.data : null;
+  } catch {
+    return null;
+  }
+}

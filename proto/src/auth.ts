@@ -151,6 +151,15 @@ export const configSchema = z.object({
 export type AppConfig = z.infer<typeof configSchema>;
 
 /**
+ * svc.auth.users.names (NATS only, for other services: never routed by the gateway): display
+ * names of users, e.g. the owners of boards shared with someone. Unknown or terminated ids are
+ * left out of the answer.
+ */
+export const USERS_NAMES_MAX = 500;
+export const usersNamesInputSchema = z.object({ ids: z.array(z.number().int().positive()).max(USERS_NAMES_MAX) });
+export const usersNamesOutputSchema = z.record(z.string(), z.string());
+
+/**
  * Every auth operation with its request and reply schema: the service registers exactly these
  * and the gateway routes refer to them by name.
  */
@@ -163,6 +172,7 @@ export const authOperations = {
   'settings.get': { input: emptyInputSchema, output: settingsSchema },
   'settings.update': { input: settingsPatchSchema, output: settingsSchema },
   'plan.get': { input: emptyInputSchema, output: planSchema },
+  'users.names': { input: usersNamesInputSchema, output: usersNamesOutputSchema },
   'config.get': { input: emptyInputSchema, output: configSchema },
   'verification.send': { input: emptyInputSchema, output: okReplySchema },
   'verification.confirm': { input: linkInputSchema, output: linkReplySchema },

@@ -41,7 +41,7 @@ describe('expandBoardList', () => {
         updated: ['2026-01-03T00:00:00.000Z', '2026-01-02T00:00:00.000Z'],
         trashed: { b: '2026-01-02T00:00:00.000Z' },
       },
-      shared: { id: ['c'], title: ['C'], user_id: [9], updated: ['2026-01-01T00:00:00.000Z'] },
+      shared: { id: ['c'], title: ['C'], user_id: [9], owner_name: ['Nine'], updated: ['2026-01-01T00:00:00.000Z'] },
     });
     expect(expandBoardList(list, 7)).toEqual([
       { id: 'a', user_id: 7, title: 'A', folder_id: 3, trashed: null, updated: '2026-01-03T00:00:00.000Z' },
@@ -53,7 +53,15 @@ describe('expandBoardList', () => {
         trashed: '2026-01-02T00:00:00.000Z',
         updated: '2026-01-02T00:00:00.000Z',
       },
-      { id: 'c', user_id: 9, title: 'C', folder_id: null, trashed: null, updated: '2026-01-01T00:00:00.000Z' },
+      {
+        id: 'c',
+        user_id: 9,
+        title: 'C',
+        folder_id: null,
+        trashed: null,
+        updated: '2026-01-01T00:00:00.000Z',
+        owner_name: 'Nine',
+      },
     ]);
   });
 });

@@ -75,6 +75,8 @@ export const boardListItemSchema = z.object({
   trashed: z.string().nullable(),
   /** ISO time of the board's last change */
   updated: z.string(),
+  /** the owner's display name, on boards shared with the caller */
+  owner_name: z.string().optional(),
 });
 export type BoardListItem = z.infer<typeof boardListItemSchema>;
 
@@ -102,6 +104,8 @@ export const boardListSchema = z.object({
     title: z.array(z.string()),
     /** owner */
     user_id: z.array(z.number().int()),
+    /** the owner's display name ('' when it could not be looked up) */
+    owner_name: z.array(z.string()),
     updated: z.array(z.string()),
   }),
 });
@@ -130,6 +134,7 @@ export function expandBoardList(list: BoardList, userId: number): BoardListItem[
       folder_id: null,
       trashed: null,
       updated: shared.updated[i]!,
+      owner_name: shared.owner_name[i] ?? '',
     });
   }
   return out;

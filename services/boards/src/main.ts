@@ -12,6 +12,7 @@ import { SCHEMA } from './commands/deps';
 import type { BoardsDeps } from './commands/deps';
 import { newBoardId } from './commands/ids';
 import { ListCache } from './commands/listCache';
+import { NameLookup } from './commands/nameLookup';
 import { PlanLookup } from './commands/planLookup';
 import { loadBoardsEnv } from './env';
 import { buildEndpoints } from './handlers';
@@ -39,6 +40,7 @@ runMain('boards', async () => {
     env,
     log,
     plans: new PlanLookup(rt.bus, env.PLAN_CACHE_TTL_MS),
+    names: new NameLookup(rt.bus, log),
     metrics,
     lists: new ListCache(env.LIST_CACHE_MAX_BOARDS),
     now: () => new Date(),

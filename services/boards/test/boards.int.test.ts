@@ -326,6 +326,7 @@ describe('access: own ⊃ edit ⊃ view, or none', () => {
       folder_id: null,
       trashed: null,
       updated: expect.any(String),
+      owner_name: 'Ann', // asked from the auth service
     });
     // the owner's list is unchanged by it, and owner joins are not recorded
     expect((await list(ann)).filter((b) => b.id === board.id)).toHaveLength(1);
@@ -586,7 +587,7 @@ describe('the list itself', () => {
     await ann.post('/api/boards/trash', { ids: [annBoards[0]!.id] });
     const raw = (await ann.get('/api/boards')).body as BoardList;
     expect(Object.keys(raw.owned).sort()).toEqual(['folder_id', 'id', 'title', 'trashed', 'updated']);
-    expect(Object.keys(raw.shared).sort()).toEqual(['id', 'title', 'updated', 'user_id']);
+    expect(Object.keys(raw.shared).sort()).toEqual(['id', 'owner_name', 'title', 'updated', 'user_id']);
     expect(raw.owned.title).toHaveLength(raw.owned.id.length);
     expect(raw.owned.folder_id).toHaveLength(raw.owned.id.length);
     expect(raw.owned.updated).toHaveLength(raw.owned.id.length);

@@ -10,7 +10,7 @@ import {
 import type { AppConfig, Plan, RequestActor, Settings, UserDto } from '@wb/proto';
 import { presentSettings } from '../presenters/settings';
 import { presentPlan, presentUser } from '../presenters/user';
-import { findUserById } from '../repositories/users';
+import { findNames, findUserById } from '../repositories/users';
 import type { UserRow } from '../repositories/users';
 import type { AuthDeps } from './deps';
 
@@ -32,6 +32,12 @@ export async function getUser(deps: AuthDeps, actor: RequestActor): Promise<User
 export async function getSettings(deps: AuthDeps, actor: RequestActor): Promise<Settings> {
   const user = await actorUser(deps, actor);
   return user ? presentSettings(user.settings) : { ...DEFAULT_SETTINGS };
+}
+
+export async function getNames(deps: AuthDeps, ids: number[]): Promise<Record<string, string>> {
+  if (ids.length === 0) return {};
+  const rows = await findNames(deps.pool, [...new Set(ids)]);
+  return Object.fromEntries(rows.map((r) => [String(r.id), r.name]));
 }
 
 export async function getPlan(deps: AuthDeps, actor: RequestActor): Promise<Plan> {

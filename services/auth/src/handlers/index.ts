@@ -20,6 +20,7 @@ import { signupHandler } from './signup';
 import { unsubscribeHandler } from './unsubscribe';
 import { userGetHandler } from './userGet';
 import { userTerminateHandler } from './userTerminate';
+import { usersNamesHandler } from './usersNames';
 import { verificationConfirmHandler } from './verificationConfirm';
 import { verificationSendHandler } from './verificationSend';
 
@@ -33,6 +34,7 @@ const HANDLERS: Record<AuthOperation, (deps: AuthDeps) => Endpoint> = {
   'settings.get': settingsGetHandler,
   'settings.update': settingsUpdateHandler,
   'plan.get': planGetHandler,
+  'users.names': usersNamesHandler,
   'config.get': configGetHandler,
   'verification.send': verificationSendHandler,
   'verification.confirm': verificationConfirmHandler,
@@ -48,7 +50,14 @@ const HANDLERS: Record<AuthOperation, (deps: AuthDeps) => Endpoint> = {
 };
 
 /** the operations that only read users: everything else may change a user row */
-const READS = new Set<AuthOperation>(['session.resolve', 'user.get', 'settings.get', 'plan.get', 'config.get']);
+const READS = new Set<AuthOperation>([
+  'session.resolve',
+  'user.get',
+  'settings.get',
+  'plan.get',
+  'config.get',
+  'users.names',
+]);
 
 export function buildEndpoints(deps: AuthDeps): Endpoint[] {
   return (Object.entries(HANDLERS) as [AuthOperation, (deps: AuthDeps) => Endpoint][]).map(([operation, make]) => {

@@ -22,6 +22,15 @@ export interface UserRow {
 const COLUMNS =
   'id, name, email, email_status, password_hash, picture, plan, settings, verification_sent_at, recovery_sent_at, created_at, terminated_at';
 
+/** display names of active users by id (unknown and terminated ids are left out) */
+export async function findNames(db: Db, ids: number[]): Promise<{ id: number; name: string }[]> {
+  const { rows } = await db.query<{ id: number; name: string }>(
+    'SELECT id, name FROM users WHERE id = ANY($1::int[]) AND terminated_at IS NULL',
+    [ids],
+  );
+  return rows;
+}
+
 /** an active (not terminated) user by id */
 export async function findUserById(db: Db, id: number, opts: { forUpdate?: boolean } = {}): Promise<UserRow | null> {
   // Named (prepared once per connection): this is the read behind every GET /api/user.

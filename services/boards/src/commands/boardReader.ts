@@ -2,7 +2,7 @@
  * Reads: the dashboard list, one board, the share dialog, and the access check the realtime
  * nodes make on every join (which also records the join for "shared with me").
  */
-import type { EncodedJson } from '@wb/platform';
+import { EncodedJson } from '@wb/platform';
 import { AppError } from '@wb/proto';
 import type { AccessCheckReply, BoardDto, BoardShare, RequestActor } from '@wb/proto';
 import { isGuest, requireUserId } from '../policies/actor';
@@ -34,7 +34,10 @@ export async function listBoards(deps: BoardsDeps, actor: RequestActor): Promise
   const shared = joined.filter(
     (row) => accessOf(row, actor, row.grant ? new Map([[userId, row.grant]]) : NO_GRANTS, null) !== 'none',
   );
-  return deps.lists.set(userId, version, presentBoardList(owned, shared));
+  const names = await deps.names.namesOf(shared.map((row) => row.user_id));
+  const list = presentBoardList(owned, shared, names ?? {});
+  // without names the answer is served but not kept: the next request tries again
+  return names ? deps.lists.set(userId, version, list) : EncodedJson.of(list);
 }
 
 interface Resolved {

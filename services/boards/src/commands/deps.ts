@@ -12,11 +12,18 @@ export interface PlanSource {
   planOf(userId: number): Promise<Plan>;
 }
 
+/** Display names of users (the auth service is asked), e.g. the owners of shared boards. */
+export interface NameSource {
+  /** id → name; null when the names cannot be had right now (the caller degrades, not fails) */
+  namesOf(userIds: number[]): Promise<Record<string, string> | null>;
+}
+
 export interface BoardsDeps {
   pool: Pool;
   env: Pick<BoardsEnv, 'APP_URL' | 'TRASH_PURGE_BATCH'>;
   log: Logger;
   plans: PlanSource;
+  names: NameSource;
   metrics: BoardsMetrics;
   lists: ListCache;
   now(): Date;

@@ -24,10 +24,14 @@ export function presentListItem(row: BoardListRow): BoardListItem {
 }
 
 /** GET /api/boards as columns (see BoardList in proto): owned rows, then the shared ones the caller may open */
-export function presentBoardList(owned: BoardListRow[], shared: BoardListRow[]): BoardList {
+export function presentBoardList(
+  owned: BoardListRow[],
+  shared: BoardListRow[],
+  ownerNames: Record<string, string>,
+): BoardList {
   const list: BoardList = {
     owned: { id: [], title: [], folder_id: [], updated: [], trashed: {} },
-    shared: { id: [], title: [], user_id: [], updated: [] },
+    shared: { id: [], title: [], user_id: [], owner_name: [], updated: [] },
   };
   for (const r of owned) {
     list.owned.id.push(r.id);
@@ -40,6 +44,7 @@ export function presentBoardList(owned: BoardListRow[], shared: BoardListRow[]):
     list.shared.id.push(r.id);
     list.shared.title.push(r.title);
     list.shared.user_id.push(r.user_id);
+    list.shared.owner_name.push(ownerNames[String(r.user_id)] ?? '');
     list.shared.updated.push(r.updated_at.toISOString());
   }
   return list;

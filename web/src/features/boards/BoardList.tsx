@@ -174,7 +174,9 @@ const BoardRow = memo(function BoardRow({
   const trashed = board.trashed !== null;
   const selectable = mine;
   const detail = !mine
-    ? t('card.sharedBy', { owner: board.user_id })
+    ? board.owner_name
+      ? t('card.sharedByName', { owner: board.owner_name })
+      : t('card.sharedBy', { owner: board.user_id })
     : trashed
       ? t('card.trashedAt', {
           date: dateFormat(i18n.language).format(new Date(board.trashed!)),

@@ -89,7 +89,7 @@ test('keyboard: one tab stop, arrows move it, Enter opens, Space selects own boa
 
 test('shared boards name their owner; own boards their folder', () => {
   renderList(many(3));
-  expect(screen.getByText(/^Shared with you by user #2/)).toBeTruthy();
+  expect(screen.getByText(/^Shared with you by user #2/)).toBeTruthy(); // no name known: the id
   expect(screen.getByText(/^In Class 1 · Changed /)).toBeTruthy();
   expect(screen.getByRole('link', { name: 'Board 1' }).getAttribute('href')).toBe('/boards/board1');
 });

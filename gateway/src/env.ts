@@ -7,6 +7,7 @@ import { hostname } from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
 import { baseEnvSchema, loadEnv } from '@wb/platform';
+import { REALTIME_DEV_SHARED_SECRET } from '@wb/proto';
 
 /** gateway/src or gateway/dist → the repository root */
 const REPO_ROOT = path.resolve(__dirname, '..', '..');
@@ -49,6 +50,14 @@ export const gatewayEnvSchema = baseEnvSchema
       .string()
       .regex(/^\d+\s*(b|kb|mb)?$/i, 'must be a size like 100kb')
       .default('100kb'),
+    /**
+     * HMAC key shared with the realtime nodes (signed x-wb-actor on /rt upgrades). Not required
+     * here: the nodes refuse to start without it in production, so a gateway left on the dev key
+     * fails closed (every upgrade answered 4401).
+     */
+    RT_SHARED_SECRET: secret,
+    /** a realtime node without a heartbeat this long is dead (same value as the nodes) */
+    RT_NODE_TTL_MS: z.coerce.number().int().min(500).default(6000),
   })
   .superRefine((env, ctx) => {
     if (env.NODE_ENV !== 'production') return;
@@ -60,6 +69,7 @@ export const gatewayEnvSchema = baseEnvSchema
     ...env,
     SESSION_SECRET: env.SESSION_SECRET ?? devSecret('session'),
     CSRF_SECRET: env.CSRF_SECRET ?? devSecret('csrf'),
+    RT_SHARED_SECRET: env.RT_SHARED_SECRET ?? REALTIME_DEV_SHARED_SECRET,
   }));
 export type GatewayEnv = z.infer<typeof gatewayEnvSchema>;
 

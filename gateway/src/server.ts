@@ -21,6 +21,7 @@ import {
 import { Redis } from 'ioredis';
 import pino from 'pino';
 import { createApp } from './app';
+import { realtimeUpgradeHandler } from './realtime/upgrade';
 import { configFromEnv } from './config';
 import { loadGatewayEnv } from './env';
 import { SessionResolver } from './sessions';
@@ -130,6 +131,19 @@ export async function runGateway(tracing: TracingHandle): Promise<void> {
     // Longer than common load balancers' idle timeout (60 s), so they close first, not us.
     server.keepAliveTimeout = 65_000;
     server.headersTimeout = 66_000;
+    // websockets of the boards go to their owner realtime node
+    server.on(
+      'upgrade',
+      realtimeUpgradeHandler({
+        redis,
+        redisPrefix: env.REDIS_PREFIX,
+        sessionCookie: config.cookies.session,
+        resolveSession: (token) => sessions.resolve(token),
+        secret: env.RT_SHARED_SECRET,
+        nodeTtlMs: env.RT_NODE_TTL_MS,
+        log: log.child({ component: 'realtime-proxy' }),
+      }),
+    );
     const port = (server.address() as AddressInfo).port;
     log.info({ port }, `gateway listening on port ${port}`);
     lifecycle.onShutdown('http', () => closeServer(server));

@@ -1,0 +1,51 @@
+/** The realtime node's environment: the one place that reads process.env. */
+import { resolve } from 'node:path';
+import { z } from 'zod';
+import { baseEnvSchema, databaseEnvSchema, loadEnv } from '@wb/platform';
+import { REALTIME_DEV_SHARED_SECRET } from '@wb/proto';
+
+export const realtimeEnvSchema = baseEnvSchema
+  .extend(databaseEnvSchema.shape)
+  .extend({
+    /** websocket port of this node (0 = pick a free one) */
+    RT_PORT: z.coerce.number().int().min(0).max(65535).default(4100),
+    /** unique per node; the registry and leases use it */
+    RT_NODE_ID: z
+      .string()
+      .regex(/^[A-Za-z0-9_.-]+$/)
+      .default('rt-1'),
+    /** how the gateway reaches this node; default ws://127.0.0.1:<RT_PORT> */
+    RT_PUBLIC_URL: z.preprocess((v) => (v === '' ? undefined : v), z.string().optional()),
+    /** HMAC key shared with the gateway for the x-wb-actor header (≥ 32 chars); required in production */
+    RT_SHARED_SECRET: z.preprocess((v) => (v === '' ? undefined : v), z.string().min(32).optional()),
+    /** comma-separated browser origins allowed on the upgrade (a missing Origin is a non-browser client) */
+    RT_ALLOWED_ORIGINS: z
+      .string()
+      .default('http://localhost:8080,http://localhost:5173')
+      .transform((v) =>
+        v
+          .split(',')
+          .map((s) => s.trim())
+          .filter(Boolean),
+      ),
+    SNAPSHOT_DIR: z
+      .string()
+      .default('.data/snapshots')
+      .transform((p) => resolve(p)),
+    RT_LEASE_MS: z.coerce.number().int().min(500).default(10_000),
+    RT_NODE_TTL_MS: z.coerce.number().int().min(500).default(6000),
+    RT_IDLE_MS: z.coerce.number().int().min(100).default(30_000),
+    RT_SNAPSHOT_EVERY_MS: z.coerce.number().int().min(100).default(60_000),
+  })
+  .superRefine((env, ctx) => {
+    if (env.NODE_ENV === 'production' && !env.RT_SHARED_SECRET) {
+      ctx.addIssue({ code: 'custom', path: ['RT_SHARED_SECRET'], message: 'required in production (≥ 32 characters)' });
+    }
+  })
+  .transform((env) => ({ ...env, RT_SHARED_SECRET: env.RT_SHARED_SECRET ?? REALTIME_DEV_SHARED_SECRET }));
+
+export type RealtimeEnv = z.infer<typeof realtimeEnvSchema>;
+
+export function loadRealtimeEnv(source: Record<string, string | undefined> = process.env): RealtimeEnv {
+  return loadEnv(realtimeEnvSchema, source);
+}

@@ -1,0 +1,155 @@
+/**
+ * Realtime node bootstrap only: tracing, env, logger, PostgreSQL + migrations, Redis registry,
+ * NATS (access checks, outbox relay, purge consumer), room manager, websocket server, health
+ * server, and the shutdown steps in start-up order (SIGTERM hands every room over, SPEC H2).
+ */
+import { startTracing } from '@wb/platform/tracing';
+const tracing = startTracing('realtime');
+
+import { join } from 'node:path';
+import {
+  connectBus,
+  createLifecycle,
+  createLogger,
+  createPool,
+  createRedis,
+  metricsRegistry,
+  migrate,
+  startConsumer,
+  startHealthServer,
+  startOutboxRelay,
+} from '@wb/platform';
+import { accessCheckReplySchema } from '@wb/proto';
+import type { AccessCheckReply, RequestActor } from '@wb/proto';
+import { OutboxSessionSink } from './commands/sessionEvents';
+import { loadRealtimeEnv } from './env';
+import { createRealtimeMetrics } from './metrics';
+import { BoardPurgedProcessor } from './processors/boardPurged';
+import { RoomEventsProcessor } from './processors/roomEvents';
+import { SCHEMA } from './repositories/journal';
+import { RoomManager } from './room/manager';
+import { startWsServer } from './server/wsServer';
+import { NodeRegistry } from './sharding/registry';
+import { FsSnapshotStore } from './storage/snapshots';
+
+async function main(): Promise<void> {
+  const env = loadRealtimeEnv();
+  const log = createLogger({ service: 'realtime', level: env.LOG_LEVEL }).child({ node: env.RT_NODE_ID });
+  const lifecycle = createLifecycle(log, { stepTimeoutMs: 20_000 });
+  lifecycle.onShutdown('tracing', () => tracing.shutdown());
+  const clock = { now: () => Date.now() };
+
+  const pool = createPool({ url: env.DATABASE_URL, schema: SCHEMA, poolSize: env.DATABASE_POOL_SIZE, log });
+  lifecycle.onShutdown('postgres', () => pool.end());
+  await migrate(pool, { schema: SCHEMA, dir: join(__dirname, '..', 'migrations'), log });
+
+  const redis = createRedis(env.REDIS_URL, { connectionName: `${env.REDIS_PREFIX}realtime-${env.RT_NODE_ID}` });
+  redis.on('error', (err) => log.warn({ err }, 'Redis connection error'));
+  lifecycle.onShutdown('redis', async () => {
+    await redis.quit().catch(() => redis.disconnect());
+  });
+
+  const bus = await connectBus({ url: env.NATS_URL, prefix: env.NATS_PREFIX, name: `realtime-${env.RT_NODE_ID}`, log });
+  lifecycle.onShutdown('nats', () => bus.drain());
+
+  const relay = startOutboxRelay({ pool, schema: SCHEMA, bus, log });
+  lifecycle.onShutdown('outbox relay', () => relay.stop());
+
+  const store = new FsSnapshotStore(env.SNAPSHOT_DIR);
+  let wsPort = env.RT_PORT;
+  const registry = new NodeRegistry({
+    redis,
+    prefix: env.REDIS_PREFIX,
+    nodeId: env.RT_NODE_ID,
+    // the port is known once the server listens (RT_PORT may be 0)
+    url: () => env.RT_PUBLIC_URL ?? `ws://127.0.0.1:${wsPort}`,
+    clock,
+    leaseMs: env.RT_LEASE_MS,
+    nodeTtlMs: env.RT_NODE_TTL_MS,
+  });
+  const manager: RoomManager = new RoomManager({
+    pool,
+    store,
+    registry,
+    log,
+    clock,
+    sessions: new OutboxSessionSink(pool, env.RT_NODE_ID, log),
+    idleMs: env.RT_IDLE_MS,
+    snapshotEveryMs: env.RT_SNAPSHOT_EVERY_MS,
+    metrics: createRealtimeMetrics(metricsRegistry, { rooms: () => manager.roomCount, peers: () => manager.peerCount }),
+  });
+
+  const accessCheck = async (boardId: string, actor: RequestActor, record: boolean): Promise<AccessCheckReply> =>
+    accessCheckReplySchema.parse((await bus.request('boards', 'access.check', { boardId, record }, actor)).data);
+  const ws = await startWsServer({
+    port: env.RT_PORT,
+    manager,
+    access: { check: (boardId, actor) => accessCheck(boardId, actor, true) },
+    secret: env.RT_SHARED_SECRET,
+    allowedOrigins: env.RT_ALLOWED_ORIGINS,
+    clock,
+    log,
+  });
+  wsPort = ws.port;
+  await registry.heartbeat();
+  const heartbeat = setInterval(
+    () => void registry.heartbeat().catch((err: unknown) => log.warn({ err }, 'heartbeat failed')),
+    Math.max(200, Math.floor(env.RT_NODE_TTL_MS / 3)),
+  );
+  manager.start();
+
+  const purge = await startConsumer({
+    bus,
+    pool,
+    schema: SCHEMA,
+    processor: new BoardPurgedProcessor(manager, store),
+    log,
+  });
+  lifecycle.onShutdown('purge consumer', () => purge.stop());
+  const roomEvents = await startConsumer({
+    bus,
+    pool,
+    schema: SCHEMA,
+    processor: new RoomEventsProcessor(env.RT_NODE_ID, manager, (b, a) => accessCheck(b, a, false), log),
+    log,
+    retryBaseMs: 200,
+  });
+  lifecycle.onShutdown('room events consumer', () => roomEvents.stop());
+
+  lifecycle.onShutdown('websocket server', () => ws.close());
+  lifecycle.onShutdown('registry', async () => {
+    clearInterval(heartbeat);
+    await registry.deregister().catch(() => undefined);
+  });
+  // H2: persist every room, release its lease, tell its clients to reconnect (before sockets close)
+  lifecycle.onShutdown('hand over rooms', () => manager.shutdown());
+
+  const health = await startHealthServer({
+    port: env.HEALTH_PORT,
+    service: 'realtime',
+    log,
+    checks: {
+      postgres: async () => {
+        await pool.query('SELECT 1');
+      },
+      nats: async () => {
+        if (bus.nc.isClosed()) throw new Error('NATS connection closed');
+        await bus.nc.flush();
+      },
+      redis: async () => {
+        await redis.ping();
+      },
+    },
+  });
+  lifecycle.onShutdown('health server', () => health.close());
+  lifecycle.onShutdown('stop accepting', async () => ws.stopAccepting());
+  lifecycle.onShutdown('mark not ready', async () => health.setStopping());
+  log.info({ healthPort: health.port, rtPort: ws.port, nodeId: env.RT_NODE_ID }, 'realtime node ready');
+}
+
+main().catch((err: unknown) => {
+  process.stderr.write(
+    `${JSON.stringify({ level: 'fatal', service: 'realtime', msg: 'start-up failed', err: err instanceof Error ? err.message : String(err) })}\n`,
+  );
+  process.exit(1);
+});

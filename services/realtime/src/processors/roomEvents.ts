@@ -1,0 +1,76 @@
+/**
+ * Board changes that must reach connected clients within a second (SPEC A4): each node has its
+ * own durable consumer (`realtime-rooms-<node id>`) because the room lives on one node only.
+ * Permission changes and trash re-check every peer of the local room with the boards service:
+ * no access → 4403 (4410 when trashed), another role → 4412 (the client rejoins with its new
+ * role). Settings update the room's deleteOwnOnly; a purge closes the room (4410).
+ */
+import { EventProcessor } from '@wb/platform';
+import type { Logger, PoolClient } from '@wb/platform';
+import { EVENT_SCHEMAS, RT_CLOSE } from '@wb/proto';
+import type { AccessCheckReply, EventEnvelope, EventType, RequestActor } from '@wb/proto';
+import type { Peer, Room } from '../room/room';
+
+export interface LocalRooms {
+  room(boardId: string): Room | undefined;
+  dropPurged(boardId: string): void;
+}
+
+function roleOf(reply: AccessCheckReply): Peer['role'] | null {
+  if (reply.access === 'none') return null;
+  if (reply.access === 'own') return 'owner';
+  return reply.access === 'edit' && reply.readOnlyReason === null ? 'editor' : 'viewer';
+}
+
+export class RoomEventsProcessor extends EventProcessor {
+  readonly name: string;
+  readonly eventTypes: readonly EventType[] = [
+    'boards.board.permissions_changed.v1',
+    'boards.board.trashed.v1',
+    'boards.board.settings_changed.v1',
+    'boards.board.purged.v1',
+  ];
+  override readonly maxDeliveries = 3;
+  constructor(
+    nodeId: string,
+    private readonly rooms: LocalRooms,
+    private readonly check: (boardId: string, actor: RequestActor) => Promise<AccessCheckReply>,
+    private readonly log: Logger,
+  ) {
+    super();
+    this.name = `realtime-rooms-${nodeId.replace(/[^A-Za-z0-9_-]/g, '_')}`;
+  }
+
+  async handle(event: EventEnvelope, _client: PoolClient): Promise<void> {
+    const boardId = (event.data as { boardId?: unknown }).boardId;
+    if (typeof boardId !== 'string') return;
+    if (event.type === 'boards.board.purged.v1') return this.rooms.dropPurged(boardId);
+    const room = this.rooms.room(boardId);
+    if (!room) return;
+    if (event.type === 'boards.board.settings_changed.v1') {
+      room.deleteOwnOnly = EVENT_SCHEMAS['boards.board.settings_changed.v1'].parse(event.data).deleteOwnOnly;
+      return;
+    }
+    const trashed = event.type === 'boards.board.trashed.v1';
+    await Promise.all(
+      room.peerList().map(async (peer) => {
+        let reply: AccessCheckReply;
+        try {
+          reply = await this.check(boardId, { userId: peer.identity.userId });
+        } catch (err) {
+          this.log.warn({ err, boardId }, 'access re-check failed: closing the peer so it rejoins');
+          return room.closePeer(peer, RT_CLOSE.ROOM_MOVED, 'access changed');
+        }
+        const role = roleOf(reply);
+        if (role === null) {
+          return room.closePeer(
+            peer,
+            trashed ? RT_CLOSE.BOARD_GONE : RT_CLOSE.RESTRICTED,
+            trashed ? 'board trashed' : 'restricted',
+          );
+        }
+        if (role !== peer.role) room.closePeer(peer, RT_CLOSE.ROOM_MOVED, 'role changed');
+      }),
+    );
+  }
+}

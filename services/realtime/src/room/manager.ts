@@ -1,0 +1,262 @@
+/**
+ * The rooms of one node: opening a board (route → lease → PostgreSQL claim → load), the tick and
+ * persist timers, lease renewal, periodic snapshots, idle eviction, purge and shutdown hand-over
+ * (SPEC R*, P*, H*). Clock and timers are injected.
+ */
+import { randomUUID } from 'node:crypto';
+import type { Logger, Pool } from '@wb/platform';
+import { RT_CLOSE, RT_TICK_MS } from '@wb/proto';
+import { loadBoardHandle, PgRoomJournal } from '../commands/boardStore';
+import { claimBoard } from '../repositories/journal';
+import type { NodeRegistry } from '../sharding/registry';
+import type { SnapshotStore } from '../storage/snapshots';
+import type { RoomMetrics } from '../metrics';
+import { Room } from './room';
+import type { Clock, Peer } from './room';
+
+export interface Timers {
+  setInterval(fn: () => void, ms: number): unknown;
+  clearInterval(handle: unknown): void;
+}
+export const realTimers: Timers = {
+  setInterval: (fn, ms) => setInterval(fn, ms),
+  clearInterval: (h) => clearInterval(h as NodeJS.Timeout),
+};
+
+export interface OpenRoom {
+  room: Room;
+  journal: PgRoomJournal;
+  token: number;
+  sessionId: string;
+  startedAt: number;
+  lastSnapshotAt: number;
+}
+/** Collaboration-time events (written to the outbox by main.ts). */
+export interface SessionSink {
+  started(r: OpenRoom): void;
+  participantLeft(r: OpenRoom, peer: Peer, now: number): void;
+  ended(r: OpenRoom, now: number): void;
+}
+
+export interface ManagerOptions {
+  pool: Pool;
+  store: SnapshotStore;
+  registry: NodeRegistry;
+  log: Logger;
+  clock: Clock;
+  timers?: Timers;
+  sessions?: SessionSink;
+  /** journal batching (P1: ≤ 100 ms); default 50 */
+  persistEveryMs?: number;
+  /** snapshot when this many changes were journaled since the last one; default 2000 */
+  snapshotEveryChanges?: number;
+  /** snapshot a changed board at least this often; default 60 000 */
+  snapshotEveryMs?: number;
+  /** evict a room this long after its last peer left; default 30 000 */
+  idleMs?: number;
+  metrics?: RoomMetrics;
+}
+
+export type OpenResult = { kind: 'open'; room: OpenRoom } | { kind: 'elsewhere'; nodeId: string };
+
+export class RoomManager {
+  private readonly rooms = new Map<string, OpenRoom>();
+  private readonly opening = new Map<string, Promise<OpenResult>>();
+  /** rooms being evicted: a join for the board waits until the final persist is done */
+  private readonly closing = new Map<string, Promise<void>>();
+  private readonly timers: Timers;
+  private handles: unknown[] = [];
+  private stopping = false;
+
+  constructor(private readonly opts: ManagerOptions) {
+    this.timers = opts.timers ?? realTimers;
+  }
+
+  get roomCount(): number {
+    return this.rooms.size;
+  }
+  get peerCount(): number {
+    let n = 0;
+    for (const r of this.rooms.values()) n += r.room.size;
+    return n;
+  }
+  get(boardId: string): OpenRoom | undefined {
+    return this.rooms.get(boardId);
+  }
+  room(boardId: string): Room | undefined {
+    return this.rooms.get(boardId)?.room;
+  }
+
+  start(): void {
+    const t = this.timers;
+    this.handles.push(t.setInterval(() => this.tick(), RT_TICK_MS));
+    this.handles.push(t.setInterval(() => void this.persistAll(), this.opts.persistEveryMs ?? 50));
+    this.handles.push(
+      t.setInterval(
+        () => void this.maintain().catch((err) => this.opts.log.error({ err }, 'maintenance failed')),
+        Math.min(1000, this.opts.registry.leaseMs / 4),
+      ),
+    );
+  }
+  stopTimers(): void {
+    for (const h of this.handles) this.timers.clearInterval(h);
+    this.handles = [];
+  }
+
+  tick(): void {
+    for (const r of this.rooms.values()) {
+      try {
+        r.room.tick();
+      } catch (err) {
+        this.opts.log.error({ err, boardId: r.room.boardId }, 'room tick failed');
+      }
+    }
+  }
+  async persistAll(): Promise<void> {
+    await Promise.all([...this.rooms.values()].map((r) => r.room.flushPersist()));
+  }
+
+  /** Open (or find) the room of a board on this node, or say which node owns it. */
+  open(boardId: string, board: { ownerId: number; deleteOwnOnly: boolean }): Promise<OpenResult> {
+    const existing = this.rooms.get(boardId);
+    if (existing) {
+      existing.room.deleteOwnOnly = board.deleteOwnOnly;
+      return Promise.resolve({ kind: 'open', room: existing });
+    }
+    if (this.stopping) return Promise.reject(new Error('node is stopping'));
+    let p = this.opening.get(boardId);
+    if (!p) {
+      const closing = this.closing.get(boardId) ?? Promise.resolve();
+      p = closing.then(() => this.load(boardId, board)).finally(() => this.opening.delete(boardId));
+      this.opening.set(boardId, p);
+    }
+    return p;
+  }
+
+  private async load(boardId: string, board: { ownerId: number; deleteOwnOnly: boolean }): Promise<OpenResult> {
+    const { registry, pool, log } = this.opts;
+    const route = await registry.route(boardId);
+    if (route.kind === 'elsewhere') return { kind: 'elsewhere', nodeId: route.nodeId };
+    const token = await registry.acquire(boardId);
+    if (token === null) {
+      const again = await registry.route(boardId);
+      return { kind: 'elsewhere', nodeId: again.kind === 'elsewhere' ? again.nodeId : registry.nodeId };
+    }
+    // F2: the claim makes every later write of an older token fail in PostgreSQL
+    if (!(await claimBoard(pool, boardId, token, registry.nodeId))) {
+      await registry.release(boardId, token);
+      throw new Error(`board ${boardId}: fencing token ${token} is stale`);
+    }
+    const loaded = await loadBoardHandle(pool, this.opts.store, boardId);
+    const journal = new PgRoomJournal(pool, boardId, token, loaded);
+    const now = this.opts.clock.now();
+    const open: OpenRoom = {
+      journal,
+      token,
+      sessionId: randomUUID(),
+      startedAt: now,
+      lastSnapshotAt: now,
+      room: undefined as unknown as Room,
+    };
+    open.room = new Room({
+      boardId,
+      ownerId: board.ownerId,
+      deleteOwnOnly: board.deleteOwnOnly,
+      handle: loaded.handle,
+      journal,
+      clock: this.opts.clock,
+      log,
+      storedBytes: loaded.storedBytes,
+      metrics: this.opts.metrics,
+      events: {
+        peerLeft: (peer) => this.opts.sessions?.participantLeft(open, peer, this.opts.clock.now()),
+        fenced: () => {
+          if (this.rooms.get(boardId) === open) this.rooms.delete(boardId);
+          open.room.dispose();
+          this.opts.sessions?.ended(open, this.opts.clock.now());
+        },
+      },
+    });
+    this.rooms.set(boardId, open);
+    this.opts.sessions?.started(open);
+    log.info({ boardId, token, lastSeq: loaded.lastSeq }, 'room opened');
+    return { kind: 'open', room: open };
+  }
+
+  /** Lease renewal, snapshots, idle eviction (every ≤ 1 s). */
+  async maintain(): Promise<void> {
+    const now = this.opts.clock.now();
+    for (const r of [...this.rooms.values()]) {
+      const { boardId } = r.room;
+      if (!(await this.opts.registry.renew(boardId, r.token).catch(() => true))) {
+        // R5: lease lost (e.g. this process was paused): stop serving; PostgreSQL fences writes
+        this.opts.log.warn({ boardId }, 'lease lost: closing room');
+        this.rooms.delete(boardId);
+        r.room.dispose();
+        this.opts.sessions?.ended(r, now);
+        continue;
+      }
+      const j = r.journal;
+      const due =
+        j.changesSinceSnapshot >= (this.opts.snapshotEveryChanges ?? 2000) ||
+        (j.changesSinceSnapshot > 0 && now - r.lastSnapshotAt >= (this.opts.snapshotEveryMs ?? 60_000));
+      if (due) await this.snapshot(r);
+      if (r.room.size === 0 && now - r.room.lastActivity >= (this.opts.idleMs ?? 30_000)) {
+        // H1: only after a final persist succeeded (PostgreSQL down → keep the room, retry later)
+        if (await r.room.drain(1)) await this.evict(r, RT_CLOSE.ROOM_MOVED, 'idle');
+      }
+    }
+  }
+
+  private async snapshot(r: OpenRoom): Promise<void> {
+    try {
+      await r.room.drain();
+      await r.journal.snapshot(this.opts.store, r.room.handle);
+      r.lastSnapshotAt = this.opts.clock.now();
+    } catch (err) {
+      this.opts.log.error({ err, boardId: r.room.boardId }, 'snapshot failed');
+    }
+  }
+
+  /** H1: final persist + snapshot, release the lease, tell clients to reconnect. */
+  async evict(r: OpenRoom, code: number, reason: string): Promise<void> {
+    const { boardId } = r.room;
+    if (this.rooms.get(boardId) !== r) return;
+    this.rooms.delete(boardId);
+    const done = (async () => {
+      // persist before closing: a client reconnecting elsewhere must find every change
+      const persisted = await r.room.drain();
+      if (persisted) await this.snapshot(r);
+      r.room.close(code, reason);
+      r.room.dispose();
+      await this.opts.registry.release(boardId, r.token).catch(() => undefined);
+      this.opts.sessions?.ended(r, this.opts.clock.now());
+      this.opts.log.info({ boardId, reason, persisted }, 'room evicted');
+    })();
+    this.closing.set(boardId, done);
+    try {
+      await done;
+    } finally {
+      if (this.closing.get(boardId) === done) this.closing.delete(boardId);
+    }
+  }
+
+  /** Purged board: close with BOARD_GONE, nothing is persisted any more. */
+  dropPurged(boardId: string): void {
+    const r = this.rooms.get(boardId);
+    if (!r) return;
+    this.rooms.delete(boardId);
+    r.room.close(RT_CLOSE.BOARD_GONE, 'board deleted');
+    r.room.dispose();
+    void this.opts.registry.release(boardId, r.token).catch(() => undefined);
+    this.opts.sessions?.ended(r, this.opts.clock.now());
+  }
+
+  /** SIGTERM: every room persisted and handed over (clients reconnect through the gateway). */
+  async shutdown(): Promise<void> {
+    this.stopping = true;
+    this.stopTimers();
+    await Promise.allSettled([...this.opening.values()]);
+    await Promise.all([...this.rooms.values()].map((r) => this.evict(r, RT_CLOSE.ROOM_MOVED, 'node stopping')));
+  }
+}

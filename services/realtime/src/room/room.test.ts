@@ -1,0 +1,262 @@
+import { encodeJsonFrame, encodeListFrame, EPHEMERAL_KIND, MSG, RT_CLOSE, RT_LIMITS, splitFrame } from '@wb/proto';
+import { Room } from './room';
+import type { PeerIdentity } from './room';
+import { FakeClock, FakeSocket, freshBoardHandle, MemoryJournal, silentLogger } from '../testing/fakes';
+import { addShape, deleteShape, penStroke, TestClient } from '../testing/client';
+
+const editor = (userId: number): PeerIdentity => ({
+  userId,
+  name: `u${userId}`,
+  guest: false,
+  access: 'edit',
+  readOnlyReason: null,
+});
+
+function setup(opts: { deleteOwnOnly?: boolean } = {}) {
+  const journal = new MemoryJournal();
+  const clock = new FakeClock();
+  const room = new Room({
+    boardId: 'b1',
+    ownerId: 1,
+    deleteOwnOnly: opts.deleteOwnOnly ?? false,
+    handle: freshBoardHandle(),
+    journal,
+    clock,
+    log: silentLogger(),
+  });
+  /** connect a TestClient through a fake socket; frames are delivered synchronously */
+  const connect = (client: TestClient, identity: PeerIdentity) => {
+    const socket = new FakeSocket();
+    socket.onSend = (f) => client.receive(f);
+    const ref: { peer?: ReturnType<Room['join']> } = {};
+    const queue: Uint8Array[] = [];
+    client.attach((f) => {
+      if (!ref.peer)
+        queue.push(f); // HELLO is handled by the server layer, not the room
+      else room.receive(ref.peer, f);
+    });
+    const peer = room.join(socket, identity);
+    ref.peer = peer;
+    for (const f of queue.splice(0)) if (splitFrame(f).type !== MSG.HELLO) room.receive(peer, f);
+    return { socket, peer };
+  };
+  /** run ticks until nothing moves (sync rounds are synchronous with fake sockets) */
+  const settle = async () => {
+    for (let i = 0; i < 5; i++) {
+      room.tick();
+      await room.flushPersist();
+    }
+  };
+  return { room, journal, clock, connect, settle };
+}
+
+describe('Room', () => {
+  it('J2/S1/S2: a joining client catches up by sync and is marked in sync', async () => {
+    const { connect, settle } = setup();
+    const a = new TestClient(1);
+    connect(a, editor(1));
+    await settle();
+    expect(a.welcome?.role).toBe('editor');
+    expect(a.inSync).toBe(true);
+    expect(Object.keys(a.doc.shapes)).toHaveLength(256);
+  });
+
+  it('S5/P1/P2: a committed change reaches in-sync peers in one tick batch, is journaled and acked', async () => {
+    const { room, connect, settle, journal } = setup();
+    const a = new TestClient(2);
+    const b = new TestClient(3);
+    connect(a, editor(2));
+    const { socket: sb } = connect(b, editor(3));
+    await settle();
+    const h1 = a.edit((d) => addShape(d, 's1', penStroke('s1', 2, [0, 0, 1, 1])));
+    const h2 = a.edit((d) => addShape(d, 's2', penStroke('s2', 2, [2, 2, 3, 3])));
+    // nothing reaches b before the tick
+    expect(b.shapeIds()).toEqual([]);
+    sb.onSend = null;
+    room.tick();
+    const frames = sb.take().filter((f) => splitFrame(f).type === MSG.CHANGES_S);
+    expect(frames).toHaveLength(1); // both changes in one frame
+    for (const f of frames) b.receive(f);
+    sb.onSend = (f) => b.receive(f);
+    expect(b.shapeIds()).toEqual(['s1', 's2']);
+    expect(a.pending.size).toBe(2);
+    await settle();
+    expect(journal.entries.map((e) => e.hash)).toEqual([h1, h2]);
+    expect(a.pending.size).toBe(0);
+    expect(a.savedHashes).toEqual(new Set([h1, h2]));
+  });
+
+  it('D5: a viewer receives changes but every change it sends is refused', async () => {
+    const { connect, settle, journal } = setup();
+    const v = new TestClient(4);
+    const e = new TestClient(5);
+    connect(v, { ...editor(4), access: 'view' });
+    connect(e, editor(5));
+    await settle();
+    e.edit((d) => addShape(d, 'x', penStroke('x', 5, [1, 2])));
+    v.edit((d) => addShape(d, 'y', penStroke('y', 4, [1, 2])));
+    await settle();
+    expect(v.welcome?.role).toBe('viewer');
+    expect(v.errors.map((x) => x.code)).toEqual(['read_only']);
+    expect(v.shapeIds()).toEqual(['x', 'y']); // its own local edit plus the editor's
+    expect(e.shapeIds()).toEqual(['x']);
+    expect(journal.entries).toHaveLength(1);
+  });
+
+  it("D6: with deleteOwnOnly an editor cannot delete another's shape; the owner can", async () => {
+    const { connect, settle } = setup({ deleteOwnOnly: true });
+    const owner = new TestClient(1);
+    const a = new TestClient(6);
+    const b = new TestClient(7);
+    connect(owner, { ...editor(1), access: 'own' });
+    connect(a, editor(6));
+    connect(b, editor(7));
+    await settle();
+    a.edit((d) => addShape(d, 'sa', penStroke('sa', 6, [1, 1])));
+    a.edit((d) => addShape(d, 'sa2', penStroke('sa2', 6, [1, 1])));
+    await settle();
+    b.edit((d) => deleteShape(d, 'sa'));
+    await settle();
+    expect(b.errors.map((x) => x.code)).toEqual(['delete_own_only']);
+    expect(a.shapeIds()).toEqual(['sa', 'sa2']);
+    a.edit((d) => deleteShape(d, 'sa'));
+    owner.edit((d) => deleteShape(d, 'sa2'));
+    await settle();
+    expect(a.errors).toEqual([]);
+    expect(owner.errors).toEqual([]);
+    expect(a.shapeIds()).toEqual([]);
+  });
+
+  it('D7/D8: shapes must name their author as creator and sit in their bucket', async () => {
+    const { connect, settle } = setup();
+    const a = new TestClient(8);
+    connect(a, editor(8));
+    await settle();
+    a.edit((d) => addShape(d, 'forged', penStroke('forged', 99, [1, 1])));
+    await settle();
+    expect(a.errors.map((x) => x.code)).toEqual(['invalid_change']);
+    const b = new TestClient(9);
+    connect(b, editor(9));
+    await settle();
+    b.edit((d) => {
+      d.shapes['00']['not-in-00-bucket-zz'] = penStroke('z', 9, [1]);
+    });
+    await settle();
+    expect(b.errors.map((x) => x.code)).toEqual(['invalid_change']);
+  });
+
+  it('E1/E3/E4: ephemerals are coalesced per tick into one frame and dropped under back-pressure', async () => {
+    const { room, connect, settle } = setup();
+    const a = new TestClient(10);
+    const b = new TestClient(11);
+    const c = new TestClient(12);
+    connect(a, editor(10));
+    const { socket: sb } = connect(b, editor(11));
+    const { socket: sc } = connect(c, editor(12));
+    await settle();
+    sb.onSend = null;
+    sc.onSend = null;
+    for (let i = 0; i < 5; i++) a.sendEphemeral(EPHEMERAL_KIND.CURSOR, Uint8Array.of(i));
+    a.sendEphemeral(EPHEMERAL_KIND.STROKE, Uint8Array.of(100));
+    a.sendEphemeral(EPHEMERAL_KIND.STROKE, Uint8Array.of(101));
+    sc.bufferedAmount = 10 * 1024 * 1024;
+    room.tick();
+    const bFrames = sb.take();
+    expect(bFrames).toHaveLength(1);
+    b.receive(bFrames[0]!);
+    const fromA = b.ephemeral.filter((e) => e.peerId === 1);
+    expect(fromA.map((e) => [e.kind, [...e.data]])).toEqual([
+      [EPHEMERAL_KIND.CURSOR, [4]],
+      [EPHEMERAL_KIND.STROKE, [100]],
+      [EPHEMERAL_KIND.STROKE, [101]],
+    ]);
+    expect(sc.take()).toHaveLength(0);
+  });
+
+  it('L1/L5: a malformed frame closes only that socket', async () => {
+    const { room, connect, settle } = setup();
+    const a = new TestClient(13);
+    const b = new TestClient(14);
+    const { peer: pa, socket: sa } = connect(a, editor(13));
+    const { socket: sb } = connect(b, editor(14));
+    await settle();
+    room.receive(pa, encodeListFrame(MSG.CHANGES, [Uint8Array.of(1, 2, 3)]));
+    expect(sa.closedWith?.code).toBe(RT_CLOSE.MALFORMED);
+    expect(sb.closedWith).toBeNull();
+    expect(room.size).toBe(1);
+    const c = new TestClient(15);
+    const { peer: pc, socket: sc } = connect(c, editor(15));
+    room.receive(pc, encodeJsonFrame(MSG.HELLO, { protocol: 1 }));
+    expect(sc.closedWith?.code).toBe(RT_CLOSE.MALFORMED);
+  });
+
+  it('P3: a failed journal append is retried and the ack waits for it', async () => {
+    const { connect, settle, journal } = setup();
+    const a = new TestClient(16);
+    connect(a, editor(16));
+    await settle();
+    journal.fail = new Error('db down');
+    const h = a.edit((d) => addShape(d, 'k', penStroke('k', 16, [1])));
+    await settle();
+    expect(a.pending.has(h!)).toBe(true);
+    journal.fail = null;
+    await settle();
+    expect(a.savedHashes.has(h!)).toBe(true);
+    expect(journal.entries.map((e) => e.hash)).toEqual([h]);
+  });
+
+  it('S3/P4: a client that drew offline re-sends what a restarted server lacks (sync changes in any order)', async () => {
+    const journal = new MemoryJournal();
+    const clock = new FakeClock();
+    const mk = (handle = freshBoardHandle()) =>
+      new Room({ boardId: 'b', ownerId: 1, deleteOwnOnly: false, handle, journal, clock, log: silentLogger() });
+    let room = mk();
+    const c = new TestClient(2);
+    const connectTo = (r: Room) => {
+      const socket = new FakeSocket();
+      const up: Uint8Array[] = [];
+      socket.onSend = (f) => c.receive(f);
+      c.attach((f) => up.push(f));
+      const peer = r.join(socket, editor(2));
+      return { socket, peer, up };
+    };
+    const pump = async (r: Room, k: ReturnType<typeof connectTo>) => {
+      for (let i = 0; i < 50; i++) {
+        for (const f of k.up.splice(0)) if (splitFrame(f).type !== MSG.HELLO) r.receive(k.peer, f);
+        r.tick();
+        await r.flushPersist();
+        if (c.inSync && c.pending.size === 0 && !k.up.length) return;
+      }
+    };
+    let k = connectTo(room);
+    await pump(room, k);
+    for (let i = 0; i < 10; i++) c.edit((d) => addShape(d, `a${i}`, penStroke(`a${i}`, 2, [i])));
+    await pump(room, k);
+    c.detach();
+    // crash: the server restarts from its journal while the client keeps drawing
+    for (let i = 0; i < 12; i++) c.edit((d) => addShape(d, `b${i}`, penStroke(`b${i}`, 2, [i])));
+    const h = freshBoardHandle();
+    h.applyChanges(journal.entries.map((e) => e.bytes));
+    room = mk(h);
+    k = connectTo(room);
+    await pump(room, k);
+    expect(k.socket.closedWith).toBeNull();
+    expect(c.inSync).toBe(true);
+    expect(c.pending.size).toBe(0);
+    expect(journal.entries).toHaveLength(22);
+    expect(room.handle.getHeads()).toEqual(c.heads());
+  });
+
+  it('L1: an oversized frame or change closes that socket with 4413', async () => {
+    const { room, connect, settle } = setup();
+    const a = new TestClient(20);
+    const b = new TestClient(21);
+    const { peer: pa, socket: sa } = connect(a, editor(20));
+    const { peer: pb, socket: sb } = connect(b, editor(21));
+    await settle();
+    room.receive(pa, new Uint8Array(RT_LIMITS.maxFrameBytes + 1));
+    expect(sa.closedWith?.code).toBe(RT_CLOSE.TOO_LARGE);
+    room.receive(pb, encodeListFrame(MSG.CHANGES, [new Uint8Array(RT_LIMITS.maxChangeBytes + 1)]));
+    expect(sb.closedWith?.code).toBe(RT_CLOSE.TOO_LARGE);
+  });
+});

@@ -1,0 +1,527 @@
+/**
+ * One board room on its owner node (SPEC J*, S*, E*, P*, D*). The server keeps the raw Automerge
+ * handle; a joining peer catches up with the sync protocol; once in sync it gets the change bytes
+ * other peers commit, batched per tick (one encode, N sends — no per-peer sync computation).
+ * Ephemeral messages are coalesced per peer per tick and are the first thing dropped under
+ * back-pressure. Persistence is delegated to a `RoomJournal`; `tick()` and `flushPersist()` are
+ * driven by the node's timers (tests call them directly).
+ */
+import {
+  decodeJson,
+  decodeList,
+  encodeBytesFrame,
+  encodeEphemeralBatch,
+  encodeJsonFrame,
+  encodeListFrame,
+  EPHEMERAL_KIND,
+  EPHEMERAL_KINDS,
+  FrameError,
+  MSG,
+  REALTIME_PROTOCOL_VERSION,
+  RT_CLOSE,
+  RT_LIMITS,
+  splitFrame,
+  visibilitySchema,
+} from '@wb/proto';
+import type { BoardAccess, EphemeralItem, PresenceEntry, READ_ONLY_REASONS, RtError, Welcome } from '@wb/proto';
+import type { Logger } from '@wb/platform';
+import { A, decodeChange, decodeSyncMessage, expandSyncChanges, layoutOf, newSyncState } from '../doc/automerge';
+import type { DocLayout, Handle, RawSyncState } from '../doc/automerge';
+
+import { checkChange } from '../doc/checks';
+import type { RoomMetrics } from '../metrics';
+
+export interface PeerSocket {
+  send(frame: Uint8Array): void;
+  close(code: number, reason: string): void;
+  /** bytes queued but not yet written (ws.bufferedAmount) */
+  readonly bufferedAmount: number;
+}
+export interface Clock {
+  now(): number;
+}
+export interface PeerIdentity {
+  userId: number;
+  name: string;
+  guest: boolean;
+  access: BoardAccess;
+  readOnlyReason: (typeof READ_ONLY_REASONS)[number] | null;
+}
+export interface JournalEntry {
+  hash: string;
+  bytes: Uint8Array;
+}
+/** Durable storage of committed changes; rejects with `FencedError` when the room lost ownership. */
+export interface RoomJournal {
+  append(entries: JournalEntry[]): Promise<void>;
+}
+export class FencedError extends Error {
+  constructor(message = 'stale fencing token') {
+    super(message);
+    this.name = 'FencedError';
+  }
+}
+export interface RoomEvents {
+  /** a peer left (or was closed): collaboration-time accounting */
+  peerLeft?(peer: Peer): void;
+  /** the room lost ownership (fenced): the manager drops it */
+  fenced?(room: Room): void;
+}
+
+export interface RoomOptions {
+  boardId: string;
+  ownerId: number;
+  deleteOwnOnly: boolean;
+  handle: Handle;
+  journal: RoomJournal;
+  clock: Clock;
+  log: Logger;
+  events?: RoomEvents;
+  /** drop ephemeral frames to a peer whose socket buffers more than this (default 256 KiB) */
+  ephemeralDropBytes?: number;
+  /** close a peer whose socket buffers more than this even with ephemerals dropped (default 16 MiB) */
+  slowConsumerBytes?: number;
+  /** bytes of the board already stored (journal + snapshot), for the board size limit */
+  storedBytes?: number;
+  metrics?: RoomMetrics;
+}
+
+const COLORS = [
+  '#e6194b',
+  '#3cb44b',
+  '#4363d8',
+  '#f58231',
+  '#911eb4',
+  '#42d4f4',
+  '#f032e6',
+  '#469990',
+  '#9a6324',
+  '#800000',
+];
+const MAX_STROKE_DELTAS_PER_TICK = 16;
+
+export class Peer {
+  readonly joinedAt: number;
+  hiddenSince: number | null = null;
+  hiddenMs = 0;
+  inSync = false;
+  syncState: RawSyncState = newSyncState();
+  /** heads the last sync message was generated at (skip generate when nothing changed) */
+  syncDirty = true;
+  /** latest state ephemerals by kind; STROKE deltas appended */
+  eph = new Map<number, Uint8Array>();
+  strokes: Uint8Array[] = [];
+  saved: string[] = [];
+  closed = false;
+  constructor(
+    readonly id: number,
+    readonly socket: PeerSocket,
+    readonly identity: PeerIdentity,
+    readonly role: 'owner' | 'editor' | 'viewer',
+    readonly color: string,
+    now: number,
+  ) {
+    this.joinedAt = now;
+  }
+  get canEdit(): boolean {
+    return this.role !== 'viewer';
+  }
+  presence(): PresenceEntry {
+    return {
+      peerId: this.id,
+      userId: this.identity.userId,
+      name: this.identity.name,
+      color: this.color,
+      role: this.role,
+      guest: this.identity.guest,
+    };
+  }
+}
+
+export class Room {
+  readonly boardId: string;
+  readonly ownerId: number;
+  deleteOwnOnly: boolean;
+  readonly handle: Handle;
+  private readonly layout: DocLayout;
+  private readonly peers = new Map<number, Peer>();
+  private nextPeerId = 1;
+  /** changes applied since the last tick, with the peer they came from */
+  private outgoing: { bytes: Uint8Array; from: Peer }[] = [];
+  private persistQueue: JournalEntry[] = [];
+  private persisting: Promise<void> | null = null;
+  /** change hash → peers waiting for its saved ack */
+  private unsaved = new Map<string, Set<Peer>>();
+  private docChanged = false;
+  private storedBytes: number;
+  lastActivity: number;
+  closed = false;
+  /** distinct participants since the room opened (guests count per connection) */
+  readonly participants = new Set<string>();
+
+  constructor(private readonly opts: RoomOptions) {
+    this.boardId = opts.boardId;
+    this.ownerId = opts.ownerId;
+    this.deleteOwnOnly = opts.deleteOwnOnly;
+    this.handle = opts.handle;
+    const layout = layoutOf(opts.handle);
+    if (!layout) throw new Error(`board ${opts.boardId}: document has no bucketed shapes map`);
+    this.layout = layout;
+    this.storedBytes = opts.storedBytes ?? 0;
+    this.lastActivity = opts.clock.now();
+  }
+
+  get size(): number {
+    return this.peers.size;
+  }
+  get pendingPersist(): number {
+    return this.persistQueue.length + (this.persisting ? 1 : 0);
+  }
+  peerList(): Peer[] {
+    return [...this.peers.values()];
+  }
+
+  /** J2–J4: welcome + presence, then the server's first sync message. */
+  join(socket: PeerSocket, identity: PeerIdentity): Peer {
+    const role =
+      identity.access === 'own'
+        ? 'owner'
+        : identity.access === 'edit' && identity.readOnlyReason === null
+          ? 'editor'
+          : 'viewer';
+    const id = this.nextPeerId++;
+    const peer = new Peer(id, socket, identity, role, COLORS[(id - 1) % COLORS.length]!, this.opts.clock.now());
+    this.peers.set(id, peer);
+    this.participants.add(identity.guest ? `g${id}` : `u${identity.userId}`);
+    this.lastActivity = this.opts.clock.now();
+    const welcome: Welcome = {
+      protocol: REALTIME_PROTOCOL_VERSION,
+      peerId: id,
+      boardId: this.boardId,
+      access: identity.access,
+      role,
+      readOnlyReason: identity.readOnlyReason,
+      deleteOwnOnly: this.deleteOwnOnly,
+      ownerId: this.ownerId,
+      presence: this.presence(),
+    };
+    socket.send(encodeJsonFrame(MSG.WELCOME, welcome));
+    this.broadcastPresence(peer);
+    this.sendSync(peer);
+    return peer;
+  }
+
+  leave(peer: Peer): void {
+    if (!this.peers.delete(peer.id)) return;
+    peer.closed = true;
+    const now = this.opts.clock.now();
+    if (peer.hiddenSince !== null) peer.hiddenMs += now - peer.hiddenSince;
+    peer.hiddenSince = null;
+    for (const waiting of this.unsaved.values()) waiting.delete(peer);
+    peer.syncState.free(); // wasm memory: not collected by the JS GC
+    this.lastActivity = now;
+    this.broadcastPresence();
+    this.opts.events?.peerLeft?.(peer);
+  }
+
+  /** Close one peer with a code (its own fault or a policy decision); others are unaffected (L5). */
+  closePeer(peer: Peer, code: number, reason: string): void {
+    if (peer.closed) return;
+    this.leave(peer);
+    try {
+      peer.socket.close(code, reason.slice(0, 120));
+    } catch (err) {
+      this.opts.log.debug({ err }, 'close failed');
+    }
+  }
+
+  /** One frame from a peer. A malformed or oversized frame closes that peer only (L1, L5). */
+  receive(peer: Peer, frame: Uint8Array): void {
+    if (peer.closed) return;
+    if (frame.length > RT_LIMITS.maxFrameBytes) return this.closePeer(peer, RT_CLOSE.TOO_LARGE, 'frame too large');
+    try {
+      const { type, payload } = splitFrame(frame);
+      switch (type) {
+        case MSG.SYNC:
+          return this.onSync(peer, payload);
+        case MSG.CHANGES:
+          return this.onChanges(peer, decodeList(payload));
+        case MSG.EPHEMERAL:
+          return this.onEphemeral(peer, payload);
+        case MSG.VISIBILITY: {
+          const { hidden } = decodeJson(payload, visibilitySchema);
+          const now = this.opts.clock.now();
+          if (hidden && peer.hiddenSince === null) peer.hiddenSince = now;
+          if (!hidden && peer.hiddenSince !== null) {
+            peer.hiddenMs += now - peer.hiddenSince;
+            peer.hiddenSince = null;
+          }
+          return;
+        }
+        default:
+          throw new FrameError(`unexpected message type ${type}`);
+      }
+    } catch (err) {
+      if (err instanceof TooLarge) return this.closePeer(peer, RT_CLOSE.TOO_LARGE, err.message);
+      // Automerge reports undecodable bytes as RangeError/Error: all close this socket only (L5)
+      const expected = err instanceof FrameError || err instanceof RangeError;
+      this.opts.log[expected ? 'info' : 'warn'](
+        { err, peer: peer.id, boardId: this.boardId },
+        'bad frame: closing that socket',
+      );
+      return this.closePeer(peer, RT_CLOSE.MALFORMED, 'malformed frame');
+    }
+  }
+
+  private onSync(peer: Peer, payload: Uint8Array): void {
+    const msg = decodeSyncMessage(payload);
+    if (msg.changes.length > 0) {
+      // S3: changes inside sync messages are checked like any other; the rest of the message
+      // (heads, need, have) then goes through the sync state without them.
+      const stop = this.ingest(peer, expandSyncChanges(this.handle, msg.changes), false);
+      if (stop === 'unapplied') {
+        // S3: the peer's sync state now counts those changes as sent and would never resend
+        // them: a fresh connection (fresh sync states) is the only way forward
+        return this.closePeer(peer, RT_CLOSE.INTERNAL, 'resync');
+      }
+      if (peer.closed) return;
+      payload = A.encodeSyncMessage({ ...msg, changes: [] });
+    }
+    this.handle.receiveSyncMessage(peer.syncState, payload);
+    peer.syncDirty = true;
+    this.sendSync(peer);
+  }
+
+  private onChanges(peer: Peer, changes: Uint8Array[]): void {
+    const stop = this.ingest(peer, changes, true);
+    if (stop === 'resync') {
+      // S4: a change whose dependencies we lack: fall back to the sync protocol for this peer
+      peer.inSync = false;
+      peer.syncDirty = true;
+      this.sendSync(peer);
+    }
+  }
+
+  /**
+   * Check and apply changes one by one. CHANGES frames are in causal order (a gap → 'resync');
+   * sync messages may carry changes in any order, so those are applied in passes until no more
+   * can be (a leftover → 'unapplied'). Stops at the first refused change.
+   */
+  private ingest(
+    peer: Peer,
+    changes: Uint8Array[],
+    strictDeps: boolean,
+  ): 'resync' | 'refused' | 'unapplied' | undefined {
+    let remaining = changes.map((bytes) => {
+      if (bytes.length > RT_LIMITS.maxChangeBytes) throw new TooLarge('change too large');
+      return { bytes, change: decodeChange(bytes) };
+    });
+    while (remaining.length > 0) {
+      const later: typeof remaining = [];
+      for (const item of remaining) {
+        const { bytes, change } = item;
+        const waiting = this.unsaved.get(change.hash);
+        if (this.handle.getChangeByHash(change.hash)) {
+          // duplicate (D9): ack when durable
+          if (waiting) waiting.add(peer);
+          else peer.saved.push(change.hash);
+          continue;
+        }
+        if (change.deps.some((d) => !this.handle.getChangeByHash(d))) {
+          if (strictDeps) return 'resync';
+          later.push(item);
+          continue;
+        }
+        const verdict = checkChange(this.handle, this.layout, change, {
+          userId: peer.identity.userId,
+          canEdit: peer.canEdit,
+          isOwner: peer.role === 'owner',
+          deleteOwnOnly: this.deleteOwnOnly,
+        });
+        if (!verdict.ok) {
+          this.opts.metrics?.changeRefused(verdict.code);
+          this.sendError(peer, { code: verdict.code, message: verdict.message, hashes: [change.hash] });
+          return 'refused';
+        }
+        if (this.storedBytes + bytes.length > RT_LIMITS.maxBoardBytes) {
+          this.sendError(peer, { code: 'board_full', message: 'the board is full', hashes: [change.hash] });
+          return 'refused';
+        }
+        this.handle.applyChanges([bytes]);
+        this.opts.metrics?.changeApplied();
+        this.storedBytes += bytes.length;
+        this.outgoing.push({ bytes, from: peer });
+        this.persistQueue.push({ hash: change.hash, bytes });
+        this.unsaved.set(change.hash, new Set([peer]));
+        this.docChanged = true;
+        this.lastActivity = this.opts.clock.now();
+      }
+      if (later.length === remaining.length) return 'unapplied';
+      remaining = later;
+    }
+    return undefined;
+  }
+
+  private onEphemeral(peer: Peer, payload: Uint8Array): void {
+    if (payload.length < 1) throw new FrameError('empty ephemeral');
+    if (payload.length - 1 > RT_LIMITS.maxEphemeralBytes) throw new TooLarge('ephemeral too large');
+    const kind = payload[0]!;
+    if (!EPHEMERAL_KINDS.includes(kind)) throw new FrameError('unknown ephemeral kind');
+    const data = payload.slice(1);
+    if (kind === EPHEMERAL_KIND.STROKE) {
+      // E2: deltas accumulate; beyond the per-tick cap the oldest go (the committed stroke repairs it)
+      peer.strokes.push(data);
+      if (peer.strokes.length > MAX_STROKE_DELTAS_PER_TICK) peer.strokes.shift();
+    } else {
+      peer.eph.set(kind, data); // E1: latest wins
+    }
+  }
+
+  private sendSync(peer: Peer): void {
+    if (peer.closed || !peer.syncDirty) return;
+    peer.syncDirty = false;
+    const msg = this.handle.generateSyncMessage(peer.syncState);
+    if (msg) {
+      peer.socket.send(encodeBytesFrame(MSG.SYNC_S, msg));
+    } else if (!peer.inSync) {
+      // S2: nothing left to send and nothing asked for: from now on the peer gets change bytes
+      peer.inSync = true;
+      peer.socket.send(Uint8Array.of(MSG.SYNCED));
+    }
+  }
+
+  private sendError(peer: Peer, error: RtError): void {
+    peer.socket.send(encodeJsonFrame(MSG.ERROR, error));
+  }
+
+  presence(): PresenceEntry[] {
+    return [...this.peers.values()].map((p) => p.presence());
+  }
+  private broadcastPresence(except?: Peer): void {
+    const frame = encodeJsonFrame(MSG.PRESENCE, { presence: this.presence() });
+    for (const p of this.peers.values()) if (p !== except) p.socket.send(frame);
+  }
+
+  /** One tick (~16 ms): forward committed changes, catch-up sync, ephemeral batch, saved acks. */
+  tick(): void {
+    if (this.closed) return;
+    const slow = this.opts.slowConsumerBytes ?? 16 * 1024 * 1024;
+    const dropAt = this.opts.ephemeralDropBytes ?? 256 * 1024;
+
+    if (this.outgoing.length > 0) {
+      const batch = this.outgoing;
+      this.outgoing = [];
+      const all = encodeListFrame(
+        MSG.CHANGES_S,
+        batch.map((b) => b.bytes),
+      );
+      const authors = new Set(batch.map((b) => b.from));
+      for (const p of this.peers.values()) {
+        if (!p.inSync) continue;
+        // S5: one encode for everyone who authored nothing in this batch
+        if (!authors.has(p)) p.socket.send(all);
+        else {
+          const others = batch.filter((b) => b.from !== p).map((b) => b.bytes);
+          if (others.length) p.socket.send(encodeListFrame(MSG.CHANGES_S, others));
+        }
+      }
+    }
+    if (this.docChanged) {
+      this.docChanged = false;
+      for (const p of this.peers.values()) if (!p.inSync) p.syncDirty = true;
+    }
+    for (const p of this.peers.values()) if (!p.inSync) this.sendSync(p);
+
+    const items: EphemeralItem[] = [];
+    for (const p of this.peers.values()) {
+      for (const [kind, data] of p.eph) items.push({ peerId: p.id, kind, data });
+      for (const data of p.strokes) items.push({ peerId: p.id, kind: EPHEMERAL_KIND.STROKE, data });
+      p.eph.clear();
+      p.strokes = [];
+    }
+    if (items.length > 0) {
+      // E3: one frame per tick, the same bytes for every peer (a peer ignores its own entries)
+      const frame = encodeEphemeralBatch(items);
+      for (const p of this.peers.values()) {
+        if (p.socket.bufferedAmount > dropAt) {
+          this.opts.metrics?.ephemeralDropped(); // E4: ephemerals go first
+          continue;
+        }
+        p.socket.send(frame);
+      }
+    }
+    for (const p of [...this.peers.values()]) {
+      if (p.saved.length) {
+        p.socket.send(encodeJsonFrame(MSG.SAVED, { hashes: p.saved }));
+        p.saved = [];
+      }
+      if (p.socket.bufferedAmount > slow) this.closePeer(p, RT_CLOSE.SLOW_CONSUMER, 'slow consumer');
+    }
+  }
+
+  /** Append what is queued to the journal (P1); ack the authors once it committed (P2). */
+  flushPersist(): Promise<void> {
+    if (this.persisting) return this.persisting;
+    if (this.persistQueue.length === 0) return Promise.resolve();
+    const batch = this.persistQueue;
+    this.persistQueue = [];
+    this.persisting = (async () => {
+      try {
+        const started = performance.now();
+        await this.opts.journal.append(batch);
+        this.opts.metrics?.journalAppended((performance.now() - started) / 1000, batch.length);
+        for (const { hash } of batch) {
+          const waiting = this.unsaved.get(hash);
+          this.unsaved.delete(hash);
+          if (waiting) for (const p of waiting) if (!p.closed) p.saved.push(hash);
+        }
+        // acks leave at once rather than on the next tick: "saved" should not wait
+        for (const p of this.peers.values()) {
+          if (p.saved.length) {
+            p.socket.send(encodeJsonFrame(MSG.SAVED, { hashes: p.saved }));
+            p.saved = [];
+          }
+        }
+      } catch (err) {
+        if (err instanceof FencedError) {
+          this.opts.log.warn({ boardId: this.boardId }, 'journal write fenced: room lost ownership');
+          this.close(RT_CLOSE.ROOM_MOVED, 'room moved');
+          this.opts.events?.fenced?.(this);
+          return;
+        }
+        // P3: keep the batch (order preserved) and retry on the next flush
+        this.persistQueue = batch.concat(this.persistQueue);
+        this.opts.log.error({ err, boardId: this.boardId }, 'journal append failed; will retry');
+      } finally {
+        this.persisting = null;
+      }
+    })();
+    return this.persisting;
+  }
+
+  /** Persist everything queued (retrying a failed append a few times). */
+  async drain(attempts = 5): Promise<boolean> {
+    for (let i = 0; i < attempts && !this.closed; i++) {
+      await this.flushPersist();
+      if (this.persisting) await this.persisting;
+      if (this.persistQueue.length === 0) return true;
+    }
+    return this.persistQueue.length === 0;
+  }
+
+  /** Close every peer (shutdown, hand-over, purge); the room is unusable afterwards. */
+  close(code: number, reason: string): void {
+    if (this.closed) return;
+    for (const p of [...this.peers.values()]) this.closePeer(p, code, reason);
+    this.closed = true;
+  }
+
+  /** Free the document's wasm memory (after close and the last persist). */
+  dispose(): void {
+    this.close(RT_CLOSE.ROOM_MOVED, 'room closed');
+    if (this.persisting) return void this.persisting.finally(() => this.handle.free());
+    this.handle.free();
+  }
+}
+
+class TooLarge extends Error {}

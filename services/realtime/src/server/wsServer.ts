@@ -1,0 +1,232 @@
+/**
+ * The node's websocket endpoint (SPEC A*, J*): checks Origin and the signed actor on the upgrade,
+ * accepts it (so that refusals reach browsers as close codes), waits for HELLO, asks the boards
+ * service for access, opens the room (or redirects to the owner node) and wires frames to it.
+ */
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { WebSocket, WebSocketServer } from 'ws';
+import type { RawData } from 'ws';
+import {
+  AppError,
+  boardIdSchema,
+  decodeJson,
+  FrameError,
+  helloSchema,
+  MSG,
+  REALTIME_ACTOR_HEADER,
+  REALTIME_PATH_PREFIX,
+  REALTIME_PROTOCOL_VERSION,
+  RT_CLOSE,
+  RT_LIMITS,
+  splitFrame,
+} from '@wb/proto';
+import type { AccessCheckReply, RequestActor } from '@wb/proto';
+import type { Logger } from '@wb/platform';
+import type { RoomManager } from '../room/manager';
+import type { Clock, Peer, PeerSocket } from '../room/room';
+import { verifyActor } from './actor';
+import type { SignedActor } from './actor';
+
+export interface AccessChecker {
+  check(boardId: string, actor: RequestActor): Promise<AccessCheckReply>;
+}
+
+export interface WsServerOptions {
+  port: number;
+  manager: RoomManager;
+  access: AccessChecker;
+  secret: string;
+  allowedOrigins: string[];
+  clock: Clock;
+  log: Logger;
+  /** close a socket that sent no HELLO within this time (default 10 000) */
+  helloTimeoutMs?: number;
+}
+export interface RunningWsServer {
+  port: number;
+  /** stop accepting upgrades (shutdown: rooms are handed over separately) */
+  stopAccepting(): void;
+  close(): Promise<void>;
+  connections(): number;
+}
+
+/** /rt/boards/<id> → id (ids may contain slashes), or null */
+export function boardIdFromPath(url: string | undefined): string | null {
+  const path = (url ?? '').split('?')[0]!;
+  if (!path.startsWith(REALTIME_PATH_PREFIX)) return null;
+  let id: string;
+  try {
+    id = decodeURIComponent(path.slice(REALTIME_PATH_PREFIX.length));
+  } catch {
+    return null;
+  }
+  return boardIdSchema.safeParse(id).success ? id : null;
+}
+
+function socketAdapter(ws: WebSocket): PeerSocket {
+  return {
+    send: (frame) => {
+      if (ws.readyState === WebSocket.OPEN) ws.send(frame, { binary: true });
+    },
+    close: (code, reason) => ws.close(code, reason),
+    get bufferedAmount() {
+      return ws.bufferedAmount;
+    },
+  };
+}
+
+function toBytes(data: RawData): Uint8Array {
+  if (Buffer.isBuffer(data)) return new Uint8Array(data.buffer, data.byteOffset, data.byteLength);
+  if (Array.isArray(data)) return new Uint8Array(Buffer.concat(data));
+  return new Uint8Array(data);
+}
+
+export async function startWsServer(opts: WsServerOptions): Promise<RunningWsServer> {
+  const { log, manager } = opts;
+  // twice the frame limit: frames up to that get the protocol's 4413 from the room (L1); ws itself
+  // closes anything larger with 1009 without buffering it
+  const wss = new WebSocketServer({ noServer: true, maxPayload: 2 * RT_LIMITS.maxFrameBytes });
+  const server = http.createServer((_req, res) => {
+    res.writeHead(426, { 'content-type': 'text/plain' });
+    res.end('websocket only');
+  });
+  let accepting = true;
+
+  server.on('upgrade', (req, socket, head) => {
+    const reject = (status: number, text: string): void => {
+      socket.end(`HTTP/1.1 ${status} ${text}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
+    };
+    if (!accepting) return reject(503, 'Service Unavailable');
+    // A2: browsers always send Origin; only listed origins may open a board
+    const origin = req.headers.origin;
+    if (origin !== undefined && !opts.allowedOrigins.includes(origin)) return reject(403, 'Forbidden');
+    const boardId = boardIdFromPath(req.url);
+    if (!boardId) return reject(404, 'Not Found');
+    const header = req.headers[REALTIME_ACTOR_HEADER];
+    const actor = verifyActor(opts.secret, Array.isArray(header) ? header[0] : header, opts.clock.now());
+    wss.handleUpgrade(req, socket, head, (ws) => {
+      // A1: refusals after the upgrade so the client sees a close code
+      if (!actor) return ws.close(RT_CLOSE.UNAUTHENTICATED, 'unauthenticated');
+      handleConnection(ws, boardId, actor);
+    });
+  });
+
+  function handleConnection(ws: WebSocket, boardId: string, actor: SignedActor): void {
+    const early: Uint8Array[] = [];
+    let peer: Peer | null = null;
+    let room: {
+      receive(p: Peer, f: Uint8Array): void;
+      leave(p: Peer): void;
+      closePeer(p: Peer, c: number, r: string): void;
+    } | null = null;
+    let helloSeen = false;
+    const timer = setTimeout(() => {
+      if (!helloSeen) ws.close(RT_CLOSE.JOIN_TIMEOUT, 'no hello');
+    }, opts.helloTimeoutMs ?? 10_000);
+
+    ws.on('message', (data, isBinary) => {
+      const frame = toBytes(data);
+      if (!isBinary) return ws.close(RT_CLOSE.MALFORMED, 'binary frames only');
+      if (peer && room) return room.receive(peer, frame);
+      if (helloSeen) {
+        if (early.length > 64) return ws.close(RT_CLOSE.MALFORMED, 'too many frames before welcome');
+        early.push(frame);
+        return;
+      }
+      helloSeen = true;
+      clearTimeout(timer);
+      let name: string | undefined;
+      try {
+        const { type, payload } = splitFrame(frame);
+        if (type !== MSG.HELLO) throw new FrameError('expected hello');
+        const hello = decodeJson(payload, helloSchema);
+        // J1: an incompatible client must reload
+        if (hello.protocol !== REALTIME_PROTOCOL_VERSION) return ws.close(RT_CLOSE.PROTOCOL_VERSION, 'reload');
+        name = hello.name;
+      } catch {
+        return ws.close(RT_CLOSE.MALFORMED, 'malformed hello');
+      }
+      void join(name).catch((err: unknown) => {
+        log.error({ err, boardId }, 'join failed');
+        ws.close(RT_CLOSE.INTERNAL, 'internal error');
+      });
+    });
+
+    async function join(helloName: string | undefined): Promise<void> {
+      const requestActor: RequestActor = {
+        userId: actor.userId,
+        ...(actor.sessionId ? { sessionId: actor.sessionId } : {}),
+      };
+      let reply: AccessCheckReply;
+      try {
+        reply = await opts.access.check(boardId, requestActor);
+      } catch (err) {
+        if (err instanceof AppError && err.code === 'ERR_BOARD_NOT_FOUND')
+          return ws.close(RT_CLOSE.NOT_FOUND, 'not found');
+        if (err instanceof AppError && err.code === 'ERR_FORBIDDEN') return ws.close(RT_CLOSE.RESTRICTED, 'restricted');
+        throw err;
+      }
+      // J3: no access → lock screen "restricted"
+      log.debug({ boardId, userId: actor.userId, access: reply.access }, 'join');
+      if (reply.access === 'none') return ws.close(RT_CLOSE.RESTRICTED, 'restricted');
+      if (ws.readyState !== WebSocket.OPEN) return;
+      const opened = await manager.open(boardId, {
+        ownerId: reply.board.ownerId,
+        deleteOwnOnly: reply.board.deleteOwnOnly,
+      });
+      if (opened.kind === 'elsewhere') {
+        // R3: not the owner: the gateway/client reconnects (the gateway reads the owner from Redis)
+        return ws.close(RT_CLOSE.WRONG_NODE, JSON.stringify({ node: opened.nodeId }));
+      }
+      if (ws.readyState !== WebSocket.OPEN) return;
+      const guest = actor.userId === 0;
+      const r = opened.room.room;
+      if (r.closed) return ws.close(RT_CLOSE.ROOM_MOVED, 'room moved');
+      const p = r.join(socketAdapter(ws), {
+        userId: actor.userId,
+        name: guest ? (helloName ?? 'Guest') : (actor.name ?? helloName ?? `User ${actor.userId}`),
+        guest,
+        access: reply.access,
+        readOnlyReason: reply.readOnlyReason,
+      });
+      peer = p;
+      room = r;
+      for (const f of early.splice(0)) r.receive(p, f);
+    }
+
+    ws.on('close', () => {
+      clearTimeout(timer);
+      if (peer && room) room.leave(peer);
+    });
+    ws.on('error', (err) => {
+      // ws closes the socket itself (1009 too big, 1002 bad frame); 'close' then leaves the room
+      log.debug({ err, boardId }, 'socket error');
+    });
+  }
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(opts.port, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const port = (server.address() as AddressInfo).port;
+  log.info({ port }, `realtime websocket server listening on port ${port}`);
+  return {
+    port,
+    stopAccepting() {
+      accepting = false;
+    },
+    connections: () => wss.clients.size,
+    close: () =>
+      new Promise<void>((resolve) => {
+        accepting = false;
+        for (const c of wss.clients) c.terminate();
+        wss.close();
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
+}

@@ -1,0 +1,167 @@
+/**
+ * A protocol client for tests and benchmarks (and the reference the web client follows): keeps a
+ * high-level Automerge document, joins with the sync protocol, sends each committed change as
+ * bytes once in sync, and tracks which of its changes are saved (SPEC J*, S*, P2).
+ * Transport-agnostic: `attach(send)` on (re)connect, `receive(frame)` for each server frame.
+ */
+import {
+  bucketOf,
+  packPoints,
+  decodeEphemeralBatch,
+  decodeJson,
+  decodeList,
+  encodeBytesFrame,
+  encodeEphemeral,
+  encodeJsonFrame,
+  encodeListFrame,
+  MSG,
+  presenceMsgSchema,
+  REALTIME_PROTOCOL_VERSION,
+  rtErrorSchema,
+  savedSchema,
+  splitFrame,
+  welcomeSchema,
+} from '@wb/proto';
+import type { EphemeralItem, EphemeralKind, PresenceEntry, RtError, Welcome } from '@wb/proto';
+import { A } from '../doc/automerge';
+import type { Doc } from '../doc/automerge';
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type BoardDoc = any;
+
+export class TestClient {
+  doc: Doc<BoardDoc> = A.init<BoardDoc>();
+  private syncState = A.initSyncState();
+  private send: ((frame: Uint8Array) => void) | null = null;
+  inSync = false;
+  welcome: Welcome | null = null;
+  presence: PresenceEntry[] = [];
+  errors: RtError[] = [];
+  ephemeral: EphemeralItem[] = [];
+  /** hashes of own changes not yet acknowledged as saved */
+  readonly pending = new Map<string, Uint8Array>();
+  readonly savedHashes = new Set<string>();
+  /** every change this client made (for "nothing was lost" assertions) */
+  readonly made: string[] = [];
+
+  constructor(
+    readonly userId: number,
+    readonly name?: string,
+  ) {}
+
+  /** A new connection: say hello; the server answers with welcome + sync. */
+  attach(send: (frame: Uint8Array) => void, protocol = REALTIME_PROTOCOL_VERSION): void {
+    this.send = send;
+    this.inSync = false;
+    this.syncState = A.initSyncState();
+    send(encodeJsonFrame(MSG.HELLO, { protocol, ...(this.name ? { name: this.name } : {}) }));
+  }
+  detach(): void {
+    this.send = null;
+    this.inSync = false;
+  }
+
+  receive(frame: Uint8Array): void {
+    const { type, payload } = splitFrame(frame);
+    switch (type) {
+      case MSG.WELCOME:
+        this.welcome = decodeJson(payload, welcomeSchema);
+        this.presence = this.welcome.presence;
+        return;
+      case MSG.SYNC_S: {
+        [this.doc, this.syncState] = A.receiveSyncMessage(this.doc, this.syncState, payload.slice());
+        this.pushSync();
+        return;
+      }
+      case MSG.SYNCED:
+        this.inSync = true;
+        // anything the sync exchange may not have carried: the server ignores what it has
+        if (this.pending.size) this.send?.(encodeListFrame(MSG.CHANGES, [...this.pending.values()]));
+        return;
+      case MSG.CHANGES_S:
+        [this.doc] = A.applyChanges(
+          this.doc,
+          decodeList(payload).map((b) => b.slice()),
+        );
+        return;
+      case MSG.SAVED:
+        for (const h of decodeJson(payload, savedSchema).hashes) {
+          this.pending.delete(h);
+          this.savedHashes.add(h);
+        }
+        return;
+      case MSG.PRESENCE:
+        this.presence = decodeJson(payload, presenceMsgSchema).presence;
+        return;
+      case MSG.ERROR:
+        this.errors.push(decodeJson(payload, rtErrorSchema));
+        return;
+      case MSG.EPHEMERAL_BATCH:
+        this.ephemeral.push(...decodeEphemeralBatch(payload));
+        return;
+      default:
+        throw new Error(`unknown server message ${type}`);
+    }
+  }
+
+  private pushSync(): void {
+    if (!this.send) return;
+    const [state, msg] = A.generateSyncMessage(this.doc, this.syncState);
+    this.syncState = state;
+    if (msg) this.send(encodeBytesFrame(MSG.SYNC, msg));
+  }
+
+  /** One user action = one change (brief fact 5). Returns its hash (null if nothing changed). */
+  edit(fn: (d: BoardDoc) => void): string | null {
+    this.doc = A.change(this.doc, fn);
+    const change = A.getLastLocalChange(this.doc);
+    if (!change) return null;
+    const hash = A.decodeChange(change).hash;
+    if (this.made.includes(hash)) return null;
+    this.made.push(hash);
+    this.pending.set(hash, change);
+    if (this.inSync) this.send?.(encodeListFrame(MSG.CHANGES, [change]));
+    else this.pushSync();
+    return hash;
+  }
+
+  sendEphemeral(kind: EphemeralKind, data: Uint8Array): void {
+    this.send?.(encodeEphemeral(kind, data));
+  }
+  sendRaw(frame: Uint8Array): void {
+    this.send?.(frame);
+  }
+
+  heads(): string[] {
+    return A.getHeads(this.doc).slice().sort();
+  }
+  /** shape ids currently on the board */
+  shapeIds(): string[] {
+    const out: string[] = [];
+    const shapes = (this.doc as { shapes?: Record<string, Record<string, unknown>> }).shapes ?? {};
+    for (const b of Object.values(shapes)) out.push(...Object.keys(b));
+    return out.sort();
+  }
+}
+
+/** A pen stroke record as the web writes it (atomic strings, points as bytes). */
+export function penStroke(id: string, creator: number, points: number[], z = 'a0'): Record<string, unknown> {
+  return {
+    id: new A.ImmutableString(id),
+    kind: new A.ImmutableString('pen'),
+    creator,
+    z: new A.ImmutableString(z),
+    x: 0,
+    y: 0,
+    strokeColor: 0,
+    strokeWidth: 3,
+    points: packPoints(points),
+  };
+}
+/** put a shape in its bucket (SPEC D2) */
+export function addShape(d: BoardDoc, id: string, shape: Record<string, unknown>): void {
+  d.shapes[bucketOf(id)][id] = shape;
+}
+export function deleteShape(d: BoardDoc, id: string): void {
+  delete d.shapes[bucketOf(id)][id];
+}

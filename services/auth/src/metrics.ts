@@ -1,6 +1,6 @@
 /** Auth metrics, registered in the platform's registry (served on /metrics by the health server). */
-import { Counter } from 'prom-client';
-import type { Registry } from 'prom-client';
+import { counter } from '@wb/platform';
+import type { Counter, Registry } from 'prom-client';
 
 export interface AuthMetrics {
   /** outcome: ok or the error code */
@@ -11,18 +11,6 @@ export interface AuthMetrics {
   mails: Counter<'kind' | 'outcome'>;
   /** reason: logout, login, password_change, recovery, email_revert, terminate */
   revokedSessions: Counter<'reason'>;
-}
-
-function counter<L extends string>(
-  registry: Registry,
-  name: string,
-  help: string,
-  labelNames: readonly L[],
-): Counter<L> {
-  // one metric per registry even if a test builds the service twice in one process
-  const existing = registry.getSingleMetric(name);
-  if (existing) return existing as Counter<L>;
-  return new Counter({ name, help, labelNames, registers: [registry] });
 }
 
 export function createAuthMetrics(registry: Registry): AuthMetrics {

@@ -1,6 +1,6 @@
 /** Boards metrics, registered in the platform's registry (served on /metrics by the health server). */
-import { Counter } from 'prom-client';
-import type { Registry } from 'prom-client';
+import { counter } from '@wb/platform';
+import type { Counter, Registry } from 'prom-client';
 
 export interface BoardsMetrics {
   /** operation: the NATS operation; outcome: ok or the error code */
@@ -9,18 +9,6 @@ export interface BoardsMetrics {
   purged: Counter<'reason'>;
   /** result: hit (answered from the cache), miss */
   listCache: Counter<'result'>;
-}
-
-function counter<L extends string>(
-  registry: Registry,
-  name: string,
-  help: string,
-  labelNames: readonly L[],
-): Counter<L> {
-  // one metric per registry even if a test builds the service twice in one process
-  const existing = registry.getSingleMetric(name);
-  if (existing) return existing as Counter<L>;
-  return new Counter({ name, help, labelNames, registers: [registry] });
 }
 
 export function createBoardsMetrics(registry: Registry): BoardsMetrics {

@@ -8,7 +8,7 @@
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { collectDefaultMetrics, Registry } from 'prom-client';
+import { collectDefaultMetrics, Counter, Registry } from 'prom-client';
 import { createLogger } from './logger';
 import type { Logger } from './logger';
 
@@ -23,6 +23,18 @@ export interface HealthServer {
 /** The process's one metrics registry: default Node metrics plus every platform/service metric. */
 export const metricsRegistry: Registry = new Registry();
 collectDefaultMetrics({ register: metricsRegistry });
+
+/** A counter in `registry`, reused when it exists (a test may build a service twice in one process). */
+export function counter<L extends string>(
+  registry: Registry,
+  name: string,
+  help: string,
+  labelNames: readonly L[],
+): Counter<L> {
+  const existing = registry.getSingleMetric(name);
+  if (existing) return existing as Counter<L>;
+  return new Counter({ name, help, labelNames, registers: [registry] });
+}
 
 export interface HealthServerOptions {
   port: number;

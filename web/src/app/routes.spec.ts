@@ -26,12 +26,13 @@ const login = (path: string) => `→ /login?goto=${encodeURIComponent(path)}`;
 const setup = (path: string) => `→ /setup?goto=${encodeURIComponent(path)}`;
 
 // [url, logged out, teacher, student, onboarding]
+// onboarding goes to setup with a goto of where the page itself would send the user
 type Row = [string, string, string, string, string];
 const table: Row[] = [
-  ['/', 'home', '→ /dashboard', '→ /dashboard', setup('/')],
-  ['/login', 'login', '→ /dashboard', '→ /dashboard', setup('/login')],
-  ['/login?goto=%2Fcourses', 'login', '→ /courses', '→ /courses', setup('/login?goto=%2Fcourses')],
-  ['/signup', 'signup', '→ /dashboard', '→ /dashboard', setup('/signup')],
+  ['/', 'home', '→ /dashboard', '→ /dashboard', setup('/dashboard')],
+  ['/login', 'login', '→ /dashboard', '→ /dashboard', setup('/dashboard')],
+  ['/login?goto=%2Fcourses', 'login', '→ /courses', '→ /courses', setup('/courses')],
+  ['/signup', 'signup', '→ /dashboard', '→ /dashboard', setup('/dashboard')],
   [
     '/password-recovery/request',
     'recoveryRequest',
@@ -99,7 +100,7 @@ const table: Row[] = [
   ['/courses', login('/courses'), '→ /courses/teach', '→ /courses/learn', '→ /courses/teach'],
   ['/courses/teach', login('/courses/teach'), 'coursesTeach', 'coursesTeach', setup('/courses/teach')],
   ['/courses/learn', login('/courses/learn'), 'coursesLearn', 'coursesLearn', setup('/courses/learn')],
-  ['/courses/7', login('/courses/7'), '→ /courses/7/content', '→ /courses/7/content', setup('/courses/7')],
+  ['/courses/7', login('/courses/7'), '→ /courses/7/content', '→ /courses/7/content', setup('/courses/7/content')],
   ['/courses/7/content', login('/courses/7/content'), 'courseContent', 'courseContent', setup('/courses/7/content')],
   [
     '/courses/7/participants',
@@ -157,7 +158,7 @@ const table: Row[] = [
     login('/assignments/a1'),
     '→ /assignments/a1/edit',
     '→ /assignments/a1/edit',
-    setup('/assignments/a1'),
+    setup('/assignments/a1/edit'),
   ],
   [
     '/assignments/a1/edit',
@@ -207,7 +208,7 @@ const table: Row[] = [
   ['/for-school', '→ /tools/for-school', '→ /tools/for-school', '→ /tools/for-school', '→ /tools/for-school'],
   ['/tools/for-school', 'forSchool', 'forSchool', 'forSchool', setup('/tools/for-school')],
   ['/features', 'features', 'features', 'features', setup('/features')],
-  ['/pricing', 'pricing', '→ /settings/subscription', '→ /settings/subscription', setup('/pricing')],
+  ['/pricing', 'pricing', '→ /settings/subscription', '→ /settings/subscription', setup('/settings/subscription')],
   ['/setup', login('/setup'), '→ /dashboard', '→ /dashboard', 'setup'],
   ['/setup?goto=%2Fcourses', login('/setup?goto=%2Fcourses'), '→ /courses', '→ /courses', 'setup'],
   ['/settings', '→ /settings/profile', '→ /settings/profile', '→ /settings/profile', '→ /settings/profile'],
@@ -217,8 +218,8 @@ const table: Row[] = [
   ['/tutors', '→ /tutors/list', '→ /tutors/list', '→ /tutors/list', '→ /tutors/list'],
   ['/tutors/list', 'tutorsList', 'tutorsList', 'tutorsList', setup('/tutors/list')],
   ['/tutors/42', 'tutor', 'tutor', 'tutor', setup('/tutors/42')],
-  ['/tutors/0', '→ /tutors/list', '→ /tutors/list', '→ /tutors/list', setup('/tutors/0')],
-  ['/tutors/abc', '→ /tutors/list', '→ /tutors/list', '→ /tutors/list', setup('/tutors/abc')],
+  ['/tutors/0', '→ /tutors/list', '→ /tutors/list', '→ /tutors/list', setup('/tutors/list')],
+  ['/tutors/abc', '→ /tutors/list', '→ /tutors/list', '→ /tutors/list', setup('/tutors/list')],
   ['/_placeholder', 'placeholder', 'placeholder', 'placeholder', setup('/_placeholder')],
   ['/404', 'notFound', 'notFound', 'notFound', setup('/404')],
   ['/no/such/page', 'notFound', 'notFound', 'notFound', 'notFound'],

@@ -452,7 +452,11 @@ export function resolveRoute(url: string, session: Session): Resolution {
   const { route, params } = match;
 
   if (session.status === 'user' && session.roleOnboarding && !ONBOARDING_EXEMPT.has(route.area ?? 'other')) {
-    return { redirect: `${to('/setup')}?goto=${encodeURIComponent(full)}` };
+    // come back to where this page would send the user (login/signup/home go on to the dashboard),
+    // not to a page that only redirects again
+    const onward = route.guard?.({ session, params, to, query });
+    const goto = onward !== undefined && onward !== full ? onward : full;
+    return { redirect: `${to('/setup')}?goto=${encodeURIComponent(goto)}` };
   }
   if (route.requiresUser) {
     if (session.status === 'loading') return { render: { route, params, prefix, placeholder: true } };

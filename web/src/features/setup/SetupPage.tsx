@@ -4,10 +4,9 @@
  */
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useNavigate, useSearchParams } from 'react-router-dom';
+import { useSearchParams } from 'react-router-dom';
 import { ROLES, type Role } from '@wb/proto';
-import { LocalLink, useLocalPath } from '../../app/prefix';
-import { safeGoto } from '../../app/routes';
+import { LocalLink } from '../../app/prefix';
 import { useAppDispatch } from '../../app/store';
 import { reportError } from '../../ui/reportError';
 import { useCodeText } from '../../ui/useCodeText';
@@ -21,8 +20,6 @@ export function SetupPage() {
   const { t } = useTranslation();
   const dispatch = useAppDispatch();
   const codeText = useCodeText();
-  const navigate = useNavigate();
-  const lp = useLocalPath();
   const [params, setParams] = useSearchParams();
   const { settings } = useSession();
   const [save, { isLoading }] = useUpdateSettingsMutation();
@@ -42,9 +39,11 @@ export function SetupPage() {
     }
     return true;
   };
+  // No navigate here: the flag clears in the cache at once (optimistic update) and the setup
+  // route's own rule then sends the user to `goto` or the dashboard; navigating again after the
+  // answer raced with that redirect.
   const finish = async () => {
-    const goto = safeGoto(params.get('goto'));
-    if (await patch({ roleOnboarding: false })) await navigate(goto ?? lp('/dashboard'), { replace: true });
+    await patch({ roleOnboarding: false });
   };
   const n = STEPS.indexOf(step) + 1;
   return (

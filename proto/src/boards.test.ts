@@ -38,10 +38,10 @@ describe('expandBoardList', () => {
         id: ['a', 'b'],
         title: ['A', 'B'],
         folder_id: [3, null],
-        updated: ['2026-01-03T00:00:00.000Z', '2026-01-02T00:00:00.000Z'],
+        updated: [1767398400, 1767312000], // unix seconds
         trashed: { b: '2026-01-02T00:00:00.000Z' },
       },
-      shared: { id: ['c'], title: ['C'], user_id: [9], owner_name: ['Nine'], updated: ['2026-01-01T00:00:00.000Z'] },
+      shared: { id: ['c'], title: ['C'], user_id: [9], owner_name: ['Nine'], updated: [1767225600] },
     });
     expect(expandBoardList(list, 7)).toEqual([
       { id: 'a', user_id: 7, title: 'A', folder_id: 3, trashed: null, updated: '2026-01-03T00:00:00.000Z' },

@@ -93,8 +93,8 @@ export const boardListSchema = z.object({
     id: z.array(z.string()),
     title: z.array(z.string()),
     folder_id: z.array(z.number().int().nullable()),
-    /** ISO time of each board's last change */
-    updated: z.array(z.string()),
+    /** each board's last change, in unix seconds (a third of an ISO string's bytes × 5,000 boards) */
+    updated: z.array(z.number().int()),
     /** board id → ISO time it was trashed, for the owned boards in the trash only */
     trashed: z.record(z.string(), z.string()),
   }),
@@ -106,10 +106,13 @@ export const boardListSchema = z.object({
     user_id: z.array(z.number().int()),
     /** the owner's display name ('' when it could not be looked up) */
     owner_name: z.array(z.string()),
-    updated: z.array(z.string()),
+    /** unix seconds, as in owned */
+    updated: z.array(z.number().int()),
   }),
 });
 export type BoardList = z.infer<typeof boardListSchema>;
+
+const isoFromSeconds = (s: number): string => new Date(s * 1000).toISOString();
 
 /** The list as one object per board (owned first, then shared); `userId` is the caller. */
 export function expandBoardList(list: BoardList, userId: number): BoardListItem[] {
@@ -123,7 +126,7 @@ export function expandBoardList(list: BoardList, userId: number): BoardListItem[
       title: owned.title[i]!,
       folder_id: owned.folder_id[i] ?? null,
       trashed: owned.trashed[id] ?? null,
-      updated: owned.updated[i]!,
+      updated: isoFromSeconds(owned.updated[i]!),
     });
   }
   for (let i = 0; i < shared.id.length; i++) {
@@ -133,7 +136,7 @@ export function expandBoardList(list: BoardList, userId: number): BoardListItem[
       title: shared.title[i]!,
       folder_id: null,
       trashed: null,
-      updated: shared.updated[i]!,
+      updated: isoFromSeconds(shared.updated[i]!),
       owner_name: shared.owner_name[i] ?? '',
     });
   }

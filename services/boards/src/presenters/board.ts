@@ -23,6 +23,8 @@ export function presentListItem(row: BoardListRow): BoardListItem {
   };
 }
 
+const unixSeconds = (d: Date): number => Math.floor(d.getTime() / 1000);
+
 /** GET /api/boards as columns (see BoardList in proto): owned rows, then the shared ones the caller may open */
 export function presentBoardList(
   owned: BoardListRow[],
@@ -37,7 +39,7 @@ export function presentBoardList(
     list.owned.id.push(r.id);
     list.owned.title.push(r.title);
     list.owned.folder_id.push(r.folder_id);
-    list.owned.updated.push(r.updated_at.toISOString());
+    list.owned.updated.push(unixSeconds(r.updated_at));
     if (r.trashed_at) list.owned.trashed[r.id] = r.trashed_at.toISOString();
   }
   for (const r of shared) {
@@ -45,7 +47,7 @@ export function presentBoardList(
     list.shared.title.push(r.title);
     list.shared.user_id.push(r.user_id);
     list.shared.owner_name.push(ownerNames[String(r.user_id)] ?? '');
-    list.shared.updated.push(r.updated_at.toISOString());
+    list.shared.updated.push(unixSeconds(r.updated_at));
   }
   return list;
 }

@@ -7,9 +7,10 @@ const boards = (n: number): BoardList => ({
     id: Array.from({ length: n }, (_, i) => `b${i}`),
     title: Array.from({ length: n }, () => 't'),
     folder_id: Array.from({ length: n }, () => null),
+    updated: Array.from({ length: n }, () => 0),
     trashed: {},
   },
-  shared: { id: [], title: [], user_id: [] },
+  shared: { id: [], title: [], user_id: [], owner_name: [], updated: [] },
 });
 
 describe('ListCache', () => {

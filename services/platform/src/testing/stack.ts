@@ -16,6 +16,7 @@ import { connect } from '@nats-io/transport-node';
 import { jetstreamManager, JetStreamApiCodes, JetStreamApiError } from '@nats-io/jetstream';
 import { Redis } from 'ioredis';
 import { eventStreamName } from '@wb/proto';
+import { runnerEnv } from './env';
 import { dropDatabase, ensureDatabase } from '../db';
 
 export interface StackOptions {
@@ -60,9 +61,10 @@ export interface RunningStack {
  * NATS_URL, REDIS_URL in the runner's environment), else the machine's default ports. Only the
  * server part of DATABASE_URL is used: every stack creates its own database on that server.
  */
-export const DEFAULT_TEST_POSTGRES_URL = serverUrlOf(process.env.DATABASE_URL) ?? 'postgres://postgres@127.0.0.1:5432';
-export const DEFAULT_TEST_NATS_URL = process.env.NATS_URL || 'nats://127.0.0.1:4222';
-export const DEFAULT_TEST_REDIS_URL = process.env.REDIS_URL || 'redis://127.0.0.1:6379';
+const runner = runnerEnv();
+export const DEFAULT_TEST_POSTGRES_URL = serverUrlOf(runner.databaseUrl) ?? 'postgres://postgres@127.0.0.1:5432';
+export const DEFAULT_TEST_NATS_URL = runner.natsUrl ?? 'nats://127.0.0.1:4222';
+export const DEFAULT_TEST_REDIS_URL = runner.redisUrl ?? 'redis://127.0.0.1:6379';
 
 function serverUrlOf(databaseUrl: string | undefined): string | undefined {
   if (!databaseUrl) return undefined;
@@ -162,15 +164,6 @@ export async function deleteRedisKeys(prefix: string, redisUrl: string = DEFAULT
   return deleted;
 }
 
-/**
- * The harness's own knobs from the test runner's environment: LOG_LEVEL to see more of the
- * children's logs while debugging, PATH so children can spawn tools. Nothing else is inherited,
- * so a developer's shell (DATABASE_URL, SMTP_URL…) cannot leak into a test stack.
- */
-function runnerEnv(): { logLevel?: string; path?: string } {
-  return { logLevel: process.env.LOG_LEVEL, path: process.env.PATH };
-}
-
 interface Child {
   dir: string;
   env: Record<string, string>;
@@ -206,7 +199,6 @@ function installExitHook(): void {
 
 export async function startStack(opts: StackOptions): Promise<RunningStack> {
   const root = findRepoRoot();
-  const runner = runnerEnv();
   const natsUrl = opts.natsUrl ?? DEFAULT_TEST_NATS_URL;
   const redisUrl = opts.redisUrl ?? DEFAULT_TEST_REDIS_URL;
   const readyTimeoutMs = opts.readyTimeoutMs ?? 20_000;

@@ -28,7 +28,7 @@ import { cpus } from 'node:os';
 import { join, relative } from 'node:path';
 import autocannon from 'autocannon';
 import pg from 'pg';
-import { startStack, type RunningStack } from '@wb/platform/testing';
+import { signUp, startStack, type RunningStack } from '@wb/platform/testing';
 import { ensureInfra, type Infra } from '../lib/infra';
 import { c, describeError, log, UserFacingError } from '../lib/log';
 import { ARTIFACTS_DIR, ROOT } from '../lib/paths';
@@ -71,36 +71,6 @@ function boardId(): string {
 }
 
 /** sign up through the gateway; returns the cookie header and the user id */
-async function signUp(gatewayUrl: string): Promise<{ cookie: string; userId: number }> {
-  const cookies = new Map<string, string>();
-  const take = (res: Response): void => {
-    for (const line of res.headers.getSetCookie()) {
-      const [pair] = line.split(';');
-      const eq = pair!.indexOf('=');
-      if (eq > 0) cookies.set(pair!.slice(0, eq).trim(), pair!.slice(eq + 1).trim());
-    }
-  };
-  const header = (): string => [...cookies].map(([k, v]) => `${k}=${v}`).join('; ');
-  const first = await fetch(`${gatewayUrl}/api/user`);
-  take(first);
-  await first.arrayBuffer();
-  const csrf = cookies.get('csrf-token');
-  if (!csrf) throw new UserFacingError('the gateway set no csrf-token cookie on GET /api/user');
-  const res = await fetch(`${gatewayUrl}/api/auth/signup`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', 'x-csrf-token': csrf, cookie: header() },
-    body: JSON.stringify({
-      name: 'Bench Teacher',
-      email: `bench-${Date.now()}@example.com`,
-      password: 'bench-password-1',
-    }),
-  });
-  take(res);
-  const body = (await res.json()) as { user?: { id?: number } };
-  if (!res.ok || !body.user?.id) throw new UserFacingError(`signup failed: ${res.status} ${JSON.stringify(body)}`);
-  return { cookie: header(), userId: body.user.id };
-}
-
 /** FOLDERS folders and BOARDS boards (spread evenly over the folders, one a minute apart) */
 async function seed(databaseUrl: string, userId: number): Promise<void> {
   const db = new pg.Client({ connectionString: databaseUrl });
@@ -328,7 +298,8 @@ async function main(): Promise<number> {
     natsUrl: infra.natsUrl,
     redisUrl: infra.redisUrl,
   });
-  const { cookie, userId } = await signUp(stack.gatewayUrl);
+  const { browser, id: userId } = await signUp(stack.gatewayUrl, 'Bench Teacher');
+  const cookie = browser.cookieHeader();
   log.step(`seeding ${BOARDS} boards in ${FOLDERS} folders for user ${userId}`);
   await seed(stack.databaseUrl, userId);
 

@@ -21,9 +21,9 @@ import { Agent, get } from 'node:http';
 import { cpus } from 'node:os';
 import { join, relative } from 'node:path';
 import autocannon from 'autocannon';
-import { startStack, type RunningStack } from '@wb/platform/testing';
+import { signUp, startStack, type RunningStack } from '@wb/platform/testing';
 import { ensureInfra, type Infra } from '../lib/infra';
-import { c, describeError, log, UserFacingError } from '../lib/log';
+import { c, describeError, log } from '../lib/log';
 import { ARTIFACTS_DIR, ROOT } from '../lib/paths';
 import { ManagedProcess, waitFor } from '../lib/proc';
 
@@ -55,46 +55,11 @@ async function cleanup(): Promise<void> {
   await infra?.stop();
 }
 
-/** A tiny cookie jar: name → value from Set-Cookie headers. */
-class Jar {
-  private readonly cookies = new Map<string, string>();
-  take(res: Response): void {
-    for (const line of res.headers.getSetCookie()) {
-      const [pair] = line.split(';');
-      const eq = pair!.indexOf('=');
-      if (eq > 0) this.cookies.set(pair!.slice(0, eq).trim(), pair!.slice(eq + 1).trim());
-    }
-  }
-  get(name: string): string | undefined {
-    return this.cookies.get(name) ?? this.cookies.get(`__Host-${name}`);
-  }
-  header(): string {
-    return [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
-  }
-}
-
-async function signUp(gatewayUrl: string): Promise<string> {
-  const jar = new Jar();
-  const first = await fetch(`${gatewayUrl}/api/user`);
-  jar.take(first);
-  await first.arrayBuffer();
-  const csrf = jar.get('csrf-token');
-  if (!csrf) throw new UserFacingError('the gateway set no csrf-token cookie on GET /api/user');
-  const email = `bench-${Date.now()}@example.com`;
-  const res = await fetch(`${gatewayUrl}/api/auth/signup`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', 'x-csrf-token': csrf, cookie: jar.header() },
-    body: JSON.stringify({ name: 'Bench User', email, password: 'bench-password-1' }),
-  });
-  jar.take(res);
-  const text = await res.text();
-  if (!res.ok) throw new UserFacingError(`signup failed: ${res.status} ${text}`);
-  const cookie = jar.header();
-  const check = await fetch(`${gatewayUrl}/api/user`, { headers: { cookie } });
-  const user = (await check.json()) as { id?: number };
-  if (!user.id) throw new UserFacingError(`GET /api/user with the new session answered ${JSON.stringify(user)}`);
-  log.ok(`signed up ${email} (user ${user.id})`);
-  return cookie;
+/** a signed-up user's session, as the Cookie header a browser would send */
+async function signUpCookie(gatewayUrl: string): Promise<string> {
+  const { browser, id } = await signUp(gatewayUrl, 'Bench User');
+  log.ok(`signed up user ${id}`);
+  return browser.cookieHeader();
 }
 
 function cannon(opts: autocannon.Options): Promise<autocannon.Result> {
@@ -222,7 +187,7 @@ async function main(): Promise<number> {
     natsUrl: infra.natsUrl,
     redisUrl: infra.redisUrl,
   });
-  const cookie = await signUp(stack.gatewayUrl);
+  const cookie = await signUpCookie(stack.gatewayUrl);
   const helloUrl = await startHello();
 
   log.step(`measuring: ${WARMUP} s warm-up + ${DURATION} s, ${CONNECTIONS} connections`);

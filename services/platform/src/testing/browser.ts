@@ -23,6 +23,11 @@ export class Browser {
     return this.jar.get(name);
   }
 
+  /** the Cookie header this browser sends (for load generators that replay its session) */
+  cookieHeader(): string {
+    return [...this.jar].map(([k, v]) => `${k}=${v}`).join('; ');
+  }
+
   setCookie(name: string, value: string): void {
     this.jar.set(name, value);
   }
@@ -56,7 +61,7 @@ export class Browser {
 
   private async send(method: string, path: string, body?: unknown): Promise<Reply> {
     const headers: Record<string, string> = { accept: 'application/json', ...this.extraHeaders };
-    if (this.jar.size) headers.cookie = [...this.jar].map(([k, v]) => `${k}=${v}`).join('; ');
+    if (this.jar.size) headers.cookie = this.cookieHeader();
     if (method !== 'GET') {
       if (body !== undefined) headers['content-type'] = 'application/json';
       const csrf = this.jar.get('csrf-token');
@@ -117,7 +122,7 @@ export async function signUp(gatewayUrl: string, name: string): Promise<{ browse
   const browser = new Browser(gatewayUrl);
   const res = await browser.post('/api/auth/signup', {
     name,
-    email: uniqueEmail(name.toLowerCase()),
+    email: uniqueEmail(name.toLowerCase().replace(/[^a-z0-9]+/g, '-')), // any display name makes a valid address
     password: 'long enough pw',
   });
   if (res.status !== 200) throw new Error(`signup failed: ${res.status} ${JSON.stringify(res.body)}`);

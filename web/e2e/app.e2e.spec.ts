@@ -4,28 +4,13 @@
  * End to end in Debian's Chromium against the built app served by a real gateway and auth
  * service (isolated PostgreSQL database, NATS prefix and Redis prefix per run).
  */
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Browser, Page } from 'playwright-core';
 import { startStack, type RunningStack } from '@wb/platform/testing';
+import { DIST, e2eReady, launchChromium, SHOTS } from './chromium';
 
-const ROOT = resolve(__dirname, '../..');
-const DIST = join(ROOT, 'web', 'dist');
-const SHOTS = join(ROOT, 'artifacts', 'e2e');
-const CHROMIUM = '/usr/bin/chromium';
-const ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
-
-const ready = existsSync(join(DIST, 'index.html')) && existsSync(CHROMIUM);
-const maybe = ready ? describe : describe.skip;
+const maybe = e2eReady ? describe : describe.skip;
 
 maybe('web app end to end', () => {
   let stack: RunningStack;
@@ -33,14 +18,13 @@ maybe('web app end to end', () => {
   let base: string;
 
   beforeAll(async () => {
-    mkdirSync(SHOTS, { recursive: true });
     stack = await startStack({
       // the dashboard loads the boards list on entry
       deployables: ['services/auth', 'services/boards', 'gateway'],
       envFor: { gateway: { WEB_DIST_DIR: DIST } },
     });
     base = stack.gatewayUrl;
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS });
+    browser = await launchChromium();
   }, 90_000);
 
   afterAll(async () => {

@@ -6,20 +6,13 @@
  * TEST-ONLY SETUP: there is no billing yet, so a paid plan is given by writing auth.users.plan in
  * the stack's database (as services/boards/test/browser.ts `setPlan` does).
  */
-import { existsSync, mkdirSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { Pool } from 'pg';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { startStack, type RunningStack } from '@wb/platform/testing';
+import { DIST, e2eReady, launchChromium, SHOTS } from './chromium';
 
-const ROOT = resolve(__dirname, '../..');
-const DIST = join(ROOT, 'web', 'dist');
-const SHOTS = join(ROOT, 'artifacts', 'e2e');
-const CHROMIUM = '/usr/bin/chromium';
-const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking'];
-
-const ready = existsSync(join(DIST, 'index.html')) && existsSync(CHROMIUM);
-const maybe = ready ? describe : describe.skip;
+const maybe = e2eReady ? describe : describe.skip;
 
 maybe('dashboard end to end', () => {
   let stack: RunningStack;
@@ -28,14 +21,13 @@ maybe('dashboard end to end', () => {
   let base: string;
 
   beforeAll(async () => {
-    mkdirSync(SHOTS, { recursive: true });
     stack = await startStack({
       deployables: ['services/auth', 'services/boards', 'gateway'],
       envFor: { gateway: { WEB_DIST_DIR: DIST }, 'services/boards': { PLAN_CACHE_TTL_MS: '0' } },
     });
     base = stack.gatewayUrl;
     db = new Pool({ connectionString: stack.databaseUrl, max: 2 });
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS });
+    browser = await launchChromium();
   }, 90_000);
 
   afterAll(async () => {

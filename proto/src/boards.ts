@@ -22,6 +22,7 @@ export function accessIncludes(access: BoardAccess, needed: BoardAccess): boolea
 
 /** Why a board the caller may otherwise edit is read-only (spec §4); not computed yet, always null. */
 export const READ_ONLY_REASONS = ['planLimits', 'collaborationMinutes'] as const;
+export type ReadOnlyReason = (typeof READ_ONLY_REASONS)[number];
 
 /** Spec §9: random ids use a 64-character alphabet (URL-safe), default length 21. */
 export const BOARD_ID_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-';

@@ -1,7 +1,7 @@
 /**
  * Boards service bootstrap only: tracing first (before pg/ioredis/bullmq are loaded, so they get
  * instrumented), then the platform runtime (logger, PostgreSQL + migrations, NATS), the outbox
- * relay, the auth.user.terminated consumer, the trash-purge job and the endpoints.
+ * relay, the auth.user.terminated and participant-minutes consumers, the trash-purge job and the endpoints.
  */
 import { startTracing } from '@wb/platform/tracing';
 const tracing = startTracing('boards');
@@ -19,6 +19,7 @@ import { buildEndpoints } from './handlers';
 import { processTrashPurgeJob, scheduleTrashPurge, TRASH_PURGE_QUEUE } from './jobs/trashPurge';
 import type { TrashPurgeJob } from './jobs/trashPurge';
 import { createBoardsMetrics } from './metrics';
+import { ParticipantMinutesProcessor } from './processors/participantMinutes';
 import { UserTerminatedProcessor } from './processors/userTerminated';
 
 const VERSION = '0.1.0';
@@ -49,6 +50,7 @@ runMain('boards', async () => {
 
   rt.startOutboxRelay();
   await rt.consume(new UserTerminatedProcessor({ log, metrics }));
+  await rt.consume(new ParticipantMinutesProcessor());
 
   const purgeQueue = createQueue<TrashPurgeJob>(TRASH_PURGE_QUEUE, {
     ...rt.queueOptions,

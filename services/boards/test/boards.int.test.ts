@@ -9,9 +9,10 @@ import { connectBus, createLogger } from '@wb/platform';
 import type { Bus } from '@wb/platform';
 import { startStack } from '@wb/platform/testing';
 import type { RunningStack } from '@wb/platform/testing';
-import { BOARD_ID_ALPHABET, BOARD_ID_LENGTH, expandBoardList } from '@wb/proto';
+import { BOARD_ID_ALPHABET, BOARD_ID_LENGTH, eventSubject, expandBoardList } from '@wb/proto';
 import type { AccessCheckReply, BoardDto, BoardList, BoardListItem } from '@wb/proto';
-import { Browser, setPlan, signUp } from './browser';
+import { weekStartOf } from '../src/policies/readOnly';
+import { Browser, eventually, setPlan, signUp } from './browser';
 
 const APP_URL = 'http://app.test';
 
@@ -616,6 +617,87 @@ describe('the list itself', () => {
     await list(bob); // cached
     await ann.put(`/api/boards/${board.id}`, { title: 'Renamed for Bob' });
     expect((await list(bob)).find((b) => b.id === board.id)?.title).toBe('Renamed for Bob');
+  });
+});
+
+describe('read-only by plan limits or used-up collaboration minutes (spec §4)', () => {
+  let cleo: Browser;
+  let cleoId: number;
+  let boards: BoardDto[];
+  let eventSeq = 0;
+
+  beforeAll(async () => {
+    ({ browser: cleo, id: cleoId } = await signUp(stack.gatewayUrl, 'Cleo'));
+    await setPlan(db, cleoId, 'standard');
+    boards = [];
+    for (let i = 0; i < 7; i++) boards.push(await create(cleo, { title: `Lesson ${i + 1}` }));
+    await setPlan(db, cleoId, 'starter'); // a downgrade: 7 boards, 5 allowed
+  });
+
+  /** what a realtime node would emit when someone leaves a session on one of Cleo's boards */
+  async function stay(sessionId: string, userId: number, joinedAt: Date, minutes: number): Promise<void> {
+    const data = {
+      sessionId,
+      boardId: boards[0]!.id,
+      ownerId: cleoId,
+      userId,
+      guest: userId === 0,
+      joinedAt: joinedAt.toISOString(),
+      leftAt: new Date(joinedAt.getTime() + minutes * 60_000).toISOString(),
+      activeMinutes: minutes,
+      hiddenMinutes: 0,
+    };
+    const id = `realtime:test-${++eventSeq}`;
+    const type = 'realtime.participant.minutes.v1';
+    const envelope = { id, type, occurredAt: data.leftAt, data };
+    await realtime.js.publish(eventSubject(stack.natsPrefix, type), JSON.stringify(envelope), { msgID: id });
+  }
+  async function weekMinutes(): Promise<number> {
+    const { rows } = await db.query<{ m: string }>(
+      `SELECT coalesce(sum(extract(epoch FROM last_leave - first_join)), 0) / 60 AS m
+         FROM boards.collaboration_sessions WHERE owner_id = $1 AND week_start = $2`,
+      [cleoId, weekStartOf(new Date())],
+    );
+    return Number(rows[0]!.m);
+  }
+
+  it('past maxBoards the newest boards are read-only for everyone; trashing older ones frees them', async () => {
+    for (const b of boards.slice(0, 5)) expect((await join(b.id, cleoId)).readOnlyReason).toBeNull();
+    for (const b of boards.slice(5)) {
+      expect(await join(b.id, cleoId)).toMatchObject({ access: 'own', readOnlyReason: 'planLimits' });
+      expect(await join(b.id, bobId)).toMatchObject({ access: 'edit', readOnlyReason: 'planLimits' });
+    }
+    // a viewer has nothing to lose: no reason is given
+    expect(await join(boards[6]!.id, 0)).toMatchObject({ access: 'none', readOnlyReason: null });
+
+    expect((await cleo.post('/api/boards/trash', { ids: [boards[0]!.id, boards[1]!.id] })).status).toBe(200);
+    for (const b of boards.slice(2)) expect((await join(b.id, cleoId)).readOnlyReason).toBeNull();
+  });
+
+  it('used-up weekly minutes make the board read-only for collaborators, not for the owner', async () => {
+    const monday = new Date(`${weekStartOf(new Date())}T00:01:00Z`);
+    const board = boards[2]!;
+    await stay('s-1', bobId, monday, 200);
+    await stay('s-2', bobId, new Date(monday.getTime() + 300 * 60_000), 50);
+    await stay('s-2', 0, new Date(monday.getTime() + 340 * 60_000), 60); // a guest: span 300 → 400 = 100 min
+    await stay('s-2', cleoId, monday, 999); // the owner's own stay is not collaboration
+    await eventually(async () => Math.abs((await weekMinutes()) - 300) < 1e-6, 10_000);
+    expect(await join(board.id, bobId)).toMatchObject({ access: 'edit', readOnlyReason: 'collaborationMinutes' });
+    expect((await join(board.id, cleoId)).readOnlyReason).toBeNull();
+
+    // another event for a known session only widens its span (order and repeats do not matter)
+    await stay('s-1', bobId, new Date(monday.getTime() + 10 * 60_000), 20);
+    // last week's lessons do not count this week
+    await stay('s-old', bobId, new Date(monday.getTime() - 2 * 24 * 3600_000), 500);
+    await eventually(
+      async () =>
+        (await db.query('SELECT 1 FROM boards.collaboration_sessions WHERE session_id = $1', ['s-old'])).rowCount === 1,
+      10_000,
+    );
+    expect(await weekMinutes()).toBeCloseTo(300, 5);
+
+    await setPlan(db, cleoId, 'standard'); // 3000 minutes
+    expect((await join(board.id, bobId)).readOnlyReason).toBeNull();
   });
 });
 

@@ -4,8 +4,10 @@
  */
 import { EncodedJson } from '@wb/platform';
 import { AppError } from '@wb/proto';
-import type { AccessCheckReply, BoardDto, BoardShare, RequestActor } from '@wb/proto';
+import type { AccessCheckReply, BoardAccess, BoardDto, BoardShare, ReadOnlyReason, RequestActor } from '@wb/proto';
 import { isGuest, requireUserId } from '../policies/actor';
+import { mayBeReadOnly, readOnlyReasonOf, weekStartOf } from '../policies/readOnly';
+import { readOnlyFacts } from '../repositories/collaboration';
 import { accessOf, assertOwner, NO_GRANTS, ownerPlanNeeded } from '../policies/boardAccess';
 import { presentBoard, presentBoardList, presentShare, presentSummary } from '../presenters/board';
 import { findBoard, findBoardForUser, listJoined, listOwned, listVersion } from '../repositories/boards';
@@ -64,8 +66,17 @@ export async function checkAccess(
   if (input.record && access !== 'none' && !isGuest(actor) && actor.userId !== row.user_id) {
     await recordJoin(deps.pool, row.id, actor.userId, deps.now());
   }
-  // read-only because of plan limits or used-up minutes (spec §4) is not decided yet
-  return { access, readOnlyReason: null, board: presentSummary(row) };
+  return { access, readOnlyReason: await readOnlyReason(deps, row, access), board: presentSummary(row) };
+}
+
+/** plan limits or used-up collaboration minutes of the owner (policies/readOnly) */
+async function readOnlyReason(deps: BoardsDeps, row: BoardRow, access: BoardAccess): Promise<ReadOnlyReason | null> {
+  if (!mayBeReadOnly(access)) return null;
+  const [plan, facts] = await Promise.all([
+    deps.plans.planOf(row.user_id),
+    readOnlyFacts(deps.pool, { id: row.id, ownerId: row.user_id, createdAt: row.created_at }, weekStartOf(deps.now())),
+  ]);
+  return readOnlyReasonOf({ access, ...facts }, plan.limits);
 }
 
 /** GET /api/boards/{id}: the board for anyone who may open it (guests included) */

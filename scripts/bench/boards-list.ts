@@ -29,6 +29,7 @@ import { join, relative } from 'node:path';
 import autocannon from 'autocannon';
 import pg from 'pg';
 import { signUp, startStack, type RunningStack } from '@wb/platform/testing';
+import { benchNodeOptions, productionStackEnv } from '../lib/bench';
 import { ensureInfra, type Infra } from '../lib/infra';
 import { c, describeError, log, UserFacingError } from '../lib/log';
 import { ARTIFACTS_DIR, ROOT } from '../lib/paths';
@@ -277,23 +278,10 @@ async function main(): Promise<number> {
   server.pathname = '';
 
   log.step('starting services/auth, services/boards and the gateway (startStack, NODE_ENV=production)');
-  const secret = (): string => randomBytes(32).toString('hex');
   stack = await startStack({
     deployables: ['services/auth', 'services/boards', 'gateway'],
-    env: {
-      NODE_ENV: 'production',
-      LOG_LEVEL: 'warn',
-      AUTH_TOKEN_SECRET: secret(),
-      SESSION_SECRET: secret(),
-      CSRF_SECRET: secret(),
-    },
-    ...(process.env.BENCH_NODE_OPTIONS
-      ? {
-          envFor: Object.fromEntries(
-            ['gateway', 'services/boards'].map((d) => [d, { NODE_OPTIONS: process.env.BENCH_NODE_OPTIONS! }]),
-          ),
-        }
-      : {}),
+    env: productionStackEnv(),
+    ...benchNodeOptions(['gateway', 'services/boards']),
     postgresUrl: server.toString().replace(/\/$/, ''),
     natsUrl: infra.natsUrl,
     redisUrl: infra.redisUrl,

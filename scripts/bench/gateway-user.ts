@@ -14,7 +14,9 @@
  * process, separate from every server.
  * Prints a table, writes artifacts/bench/gateway-user.json.
  * Targets: gateway/bare ≥ 30 %, gateway p99 < 10 ms at half rate. BENCH_STRICT=1 → exit 1 when missed.
- * Env: BENCH_DURATION (s, default 10), BENCH_CONNECTIONS (default 50), BENCH_WARMUP (s, default 3).
+ * The services run as in production (NODE_ENV=production: replies are not re-validated).
+ * Env: BENCH_DURATION (s, default 10), BENCH_CONNECTIONS (default 50), BENCH_WARMUP (s, default 3),
+ * BENCH_NODE_OPTIONS (given to the gateway and auth, e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`).
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { Agent, get } from 'node:http';
@@ -22,6 +24,7 @@ import { cpus } from 'node:os';
 import { join, relative } from 'node:path';
 import autocannon from 'autocannon';
 import { signUp, startStack, type RunningStack } from '@wb/platform/testing';
+import { benchNodeOptions, productionStackEnv } from '../lib/bench';
 import { ensureInfra, type Infra } from '../lib/infra';
 import { c, describeError, log } from '../lib/log';
 import { ARTIFACTS_DIR, ROOT } from '../lib/paths';
@@ -182,7 +185,8 @@ async function main(): Promise<number> {
   log.step('starting services/auth and the gateway (startStack)');
   stack = await startStack({
     deployables: ['services/auth', 'gateway'],
-    env: { LOG_LEVEL: 'warn' },
+    env: productionStackEnv(),
+    ...benchNodeOptions(['gateway', 'services/auth']),
     postgresUrl: server.toString().replace(/\/$/, ''),
     natsUrl: infra.natsUrl,
     redisUrl: infra.redisUrl,

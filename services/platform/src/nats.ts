@@ -37,6 +37,7 @@ import {
 import type { ErrorBody, RequestActor, ServiceName } from '@wb/proto';
 import type { Logger } from './logger';
 import type { BaseEnv } from './env';
+import { coalesceNatsWrites } from './natsWrites';
 import { metricsRegistry } from './health';
 
 export interface Bus {
@@ -212,6 +213,7 @@ export async function connectBus(opts: BusOptions): Promise<Bus> {
     // async call sites; that is several percent of the gateway's CPU per request.
     noAsyncTraces: true,
   });
+  coalesceNatsWrites(nc);
   log.info({ server: nc.getServer(), prefix: opts.prefix }, 'connected to NATS');
   void (async () => {
     for await (const s of nc.status()) {

@@ -1,0 +1,23 @@
+/** What the benchmarks share: the stack's environment as production runs it. */
+import { randomBytes } from 'node:crypto';
+
+/**
+ * NODE_ENV=production (replies are not re-validated against their schemas, as in production)
+ * with the secrets production requires, fresh per run; quiet logs.
+ */
+export function productionStackEnv(): Record<string, string> {
+  const secret = (): string => randomBytes(32).toString('hex');
+  return {
+    NODE_ENV: 'production',
+    LOG_LEVEL: 'warn',
+    AUTH_TOKEN_SECRET: secret(),
+    SESSION_SECRET: secret(),
+    CSRF_SECRET: secret(),
+  };
+}
+
+/** BENCH_NODE_OPTIONS (e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`) for the named deployables */
+export function benchNodeOptions(dirs: string[]): { envFor?: Record<string, Record<string, string>> } {
+  const options = process.env.BENCH_NODE_OPTIONS;
+  return options ? { envFor: Object.fromEntries(dirs.map((d) => [d, { NODE_OPTIONS: options }])) } : {};
+}

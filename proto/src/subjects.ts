@@ -39,6 +39,10 @@ export const HEADER_CONTEXT = 'Wb-Context';
 export const HEADER_NOTICE = 'Wb-Notice';
 /** Reply header: a path the gateway passes to the browser as `x-redirect`. */
 export const HEADER_REDIRECT = 'Wb-Redirect';
+/** Request header ('1'): the caller can take a gzip-compressed reply (the gateway, for a browser that accepts gzip). */
+export const HEADER_ACCEPT_GZIP = 'Wb-Accept-Gzip';
+/** Reply header ('gzip'): the reply bytes are gzip-compressed JSON. */
+export const HEADER_ENCODING = 'Wb-Encoding';
 
 /** Who is asking: set by the gateway from the session, trusted by services. userId 0 = guest. */
 export interface RequestActor {

@@ -7,23 +7,23 @@
  * The user signs up through the gateway; the folders and boards are seeded straight into the
  * test database (the service's own triggers keep its list version right).
  *
- * Load: autocannon, open loop. autocannon's `overallRate` hands each connection a per-second
- * quota that it fires back to back at the start of every second (bursts at full concurrency,
- * latency measured from the delayed send), so the fixed rate is built from RATE autocannon
- * instances of one connection at 1 request/s each, started 1000/RATE ms apart: requests leave
- * evenly spread, each on its own keep-alive connection, and every response time is recorded
- * (exact p50/p99/max, no merged histograms). Warm-up 3 s at the same rate first.
+ * Load: scripts/lib/pacedLoad.ts, an open loop at RATE requests/s evenly spread over keep-alive
+ * connections, latency from each request's due time (autocannon's `overallRate` fires each
+ * connection's per-second quota in a burst, and its client cost ~3 ms CPU per 111 KiB response
+ * on the same 2 cores as the servers). Every response time is kept (exact p50/p99/max).
+ * Warm-up 3 s at the same rate first.
  * Also: the CPU time the gateway and the boards service spent per request, and one closed-loop
  * run (10 connections, 5 s) for the maximum throughput.
  *
  * Prints the figures, writes artifacts/bench/boards-list.json. Target: p99 ≤ 25 ms at 200 req/s.
+ * Requests carry Chromium's Accept-Encoding (BENCH_ACCEPT_ENCODING=identity for uncompressed).
  * BENCH_STRICT=1 → exit 1 when missed. Env: BENCH_RATE (200), BENCH_DURATION (s, 20),
  * BENCH_WARMUP (s, 3), BENCH_BOARDS (5000), BENCH_FOLDERS (50), BENCH_NODE_OPTIONS (passed to the
- * gateway and the boards service, e.g. `--require ./profile-hook.js` while profiling).
+ * gateway and the boards service, e.g. `--require $PWD/scripts/bench/cpu-profile.cjs`).
  */
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { Agent, get as httpGet } from 'node:http';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { get as httpGet } from 'node:http';
 import { cpus } from 'node:os';
 import { join, relative } from 'node:path';
 import autocannon from 'autocannon';
@@ -31,6 +31,7 @@ import pg from 'pg';
 import { signUp, startStack, type RunningStack } from '@wb/platform/testing';
 import { benchNodeOptions, productionStackEnv } from '../lib/bench';
 import { ensureInfra, type Infra } from '../lib/infra';
+import { cpuMs, machineTicks, pacedLoad } from '../lib/pacedLoad';
 import { c, describeError, log, UserFacingError } from '../lib/log';
 import { ARTIFACTS_DIR, ROOT } from '../lib/paths';
 
@@ -39,7 +40,7 @@ const DURATION = Number(process.env.BENCH_DURATION ?? 20);
 const WARMUP = Number(process.env.BENCH_WARMUP ?? 3);
 const BOARDS = Number(process.env.BENCH_BOARDS ?? 5000);
 const FOLDERS = Number(process.env.BENCH_FOLDERS ?? 50);
-const LOAD = process.env.BENCH_LOAD === 'http' ? 'http' : 'autocannon';
+const ACCEPT_ENCODING = process.env.BENCH_ACCEPT_ENCODING ?? 'gzip, deflate, br, zstd';
 const TARGET_P99_MS = 25;
 
 const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-';
@@ -102,162 +103,15 @@ async function seed(databaseUrl: string, userId: number): Promise<void> {
   }
 }
 
-interface PacedResult {
-  rate: number;
-  durationS: number;
-  requests: number;
-  ok: number;
-  non2xx: number;
-  errors: number;
-  p50: number;
-  p90: number;
-  p99: number;
-  max: number;
-  mean: number;
-  achievedRps: number;
-}
-
-/**
- * `rate` autocannon instances of one connection at 1 request/s, started 1000/rate ms apart:
- * an open loop at `rate` requests/s, evenly spread.
- */
-async function paced(
-  url: string,
-  headers: Record<string, string>,
-  rate: number,
-  durationS: number,
-): Promise<PacedResult> {
-  const latencies: number[] = [];
-  let non2xx = 0;
-  let errors = 0;
-  const started = performance.now();
-  const runs: Array<Promise<unknown>> = [];
-  for (let i = 0; i < rate; i++) {
-    const due = started + (i * 1000) / rate;
-    const wait = due - performance.now();
-    if (wait > 0) await new Promise((r) => setTimeout(r, wait));
-    runs.push(
-      new Promise((resolve, reject) => {
-        const instance = autocannon(
-          { url, headers, connections: 1, overallRate: 1, duration: durationS, timeout: 10 },
-          (err, result) => (err ? reject(err instanceof Error ? err : new Error(String(err))) : resolve(result)),
-        );
-        instance.on('response', (_client: unknown, statusCode: number, _bytes: number, responseTime: number) => {
-          if (statusCode >= 200 && statusCode < 300) latencies.push(responseTime);
-          else non2xx++;
-        });
-        instance.on('reqError', () => {
-          errors++;
-        });
-      }),
-    );
-  }
-  await Promise.all(runs);
-  return summarize(latencies, non2xx, errors, rate, durationS, (performance.now() - started) / 1000);
-}
-
-/**
- * The same open loop from node:http (one keep-alive agent, requests fired on a 1 ms timer as
- * they fall due), for comparison: its client costs less CPU per response than autocannon's.
- */
-async function pacedHttp(
-  url: string,
-  headers: Record<string, string>,
-  rate: number,
-  durationS: number,
-): Promise<PacedResult> {
-  const agent = new Agent({ keepAlive: true, maxSockets: 256 });
-  const total = Math.max(1, Math.round(rate * durationS));
-  const latencies: number[] = [];
-  let non2xx = 0;
-  let errors = 0;
-  const t0 = performance.now();
-  await new Promise<void>((resolve) => {
-    let sent = 0;
-    let finished = 0;
-    const finish = (): void => {
-      if (++finished === total) resolve();
-    };
-    const fire = (): void => {
-      const start = performance.now();
-      const req = httpGet(url, { agent, headers }, (res) => {
-        res.resume();
-        res.on('end', () => {
-          const status = res.statusCode ?? 0;
-          if (status >= 200 && status < 300) latencies.push(performance.now() - start);
-          else non2xx++;
-          finish();
-        });
-      });
-      req.on('error', () => {
-        errors++;
-        finish();
-      });
-    };
-    const tick = (): void => {
-      const due = Math.min(total, Math.floor(((performance.now() - t0) * rate) / 1000) + 1);
-      while (sent < due) {
-        sent++;
-        fire();
-      }
-      if (sent < total) setTimeout(tick, 1);
-    };
-    tick();
+/** the reply as it crosses the wire (no decompression): size and Content-Encoding */
+function wireBytes(url: string, headers: Record<string, string>): Promise<{ bytes: number; encoding: string }> {
+  return new Promise((resolve, reject) => {
+    httpGet(url, { headers }, (res) => {
+      let bytes = 0;
+      res.on('data', (chunk: Buffer) => (bytes += chunk.length));
+      res.on('end', () => resolve({ bytes, encoding: res.headers['content-encoding'] ?? 'identity' }));
+    }).on('error', reject);
   });
-  const elapsedS = (performance.now() - t0) / 1000;
-  agent.destroy();
-  return summarize(latencies, non2xx, errors, rate, durationS, elapsedS);
-}
-
-function summarize(
-  latencies: number[],
-  non2xx: number,
-  errors: number,
-  rate: number,
-  durationS: number,
-  elapsedS: number,
-): PacedResult {
-  latencies.sort((a, b) => a - b);
-  const pct = (p: number): number =>
-    latencies[Math.min(latencies.length - 1, Math.ceil((p / 100) * latencies.length) - 1)] ?? NaN;
-  const round = (n: number): number => Math.round(n * 100) / 100;
-  return {
-    rate,
-    durationS,
-    requests: latencies.length + non2xx + errors,
-    ok: latencies.length,
-    non2xx,
-    errors,
-    p50: round(pct(50)),
-    p90: round(pct(90)),
-    p99: round(pct(99)),
-    max: round(latencies[latencies.length - 1] ?? NaN),
-    mean: round(latencies.reduce((sum, x) => sum + x, 0) / Math.max(1, latencies.length)),
-    // answers per second of the measured window: below `rate` when the system falls behind
-    achievedRps: round((latencies.length + non2xx) / Math.max(durationS, elapsedS - 1)),
-  };
-}
-
-/** user+system CPU ms of a process so far (Linux /proc) */
-function cpuMs(pid: number | undefined): number {
-  if (!pid) return NaN;
-  try {
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100; // utime + stime, in clock ticks of 10 ms
-  } catch {
-    return NaN;
-  }
-}
-
-/** busy and total jiffies of the whole machine so far (Linux /proc/stat) */
-function machineTicks(): { busy: number; total: number } {
-  try {
-    const cpu = readFileSync('/proc/stat', 'utf8').split('\n')[0]!.trim().split(/\s+/).slice(1).map(Number);
-    const total = cpu.reduce((a, b) => a + b, 0);
-    return { busy: total - cpu[3]! - (cpu[4] ?? 0), total };
-  } catch {
-    return { busy: NaN, total: NaN };
-  }
 }
 
 function closedLoop(url: string, headers: Record<string, string>): Promise<autocannon.Result> {
@@ -292,27 +146,30 @@ async function main(): Promise<number> {
   await seed(stack.databaseUrl, userId);
 
   const url = `${stack.gatewayUrl}/api/boards`;
-  const headers = { cookie, accept: 'application/json' };
-  const check = await fetch(url, { headers });
+  // what Chromium sends: the gateway then passes the boards service's pre-compressed list through
+  const headers = { cookie, accept: 'application/json', 'accept-encoding': ACCEPT_ENCODING };
+  const check = await fetch(url, { headers: { cookie, accept: 'application/json' } });
   const text = await check.text();
+  const wire = await wireBytes(url, headers);
   const list = JSON.parse(text) as { owned?: { id: string[]; folder_id: Array<number | null> } };
   if (!check.ok || list.owned?.id.length !== BOARDS) {
     throw new UserFacingError(`GET /api/boards answered ${check.status}: ${text.slice(0, 200)}`);
   }
   const inFolders = new Set(list.owned.folder_id).size;
   log.ok(
-    `GET /api/boards: ${list.owned.id.length} boards in ${inFolders} folders, ${(text.length / 1024).toFixed(0)} KiB`,
+    `GET /api/boards: ${list.owned.id.length} boards in ${inFolders} folders, ${(text.length / 1024).toFixed(0)} KiB` +
+      ` (${(wire.bytes / 1024).toFixed(0)} KiB on the wire, ${wire.encoding})`,
   );
 
   if (WARMUP > 0) {
     log.step(`warm-up: ${WARMUP} s at ${RATE} req/s`);
-    await (LOAD === 'http' ? pacedHttp : paced)(url, headers, RATE, WARMUP);
+    await pacedLoad(url, headers, RATE, WARMUP);
   }
   log.step(`measuring: ${DURATION} s at ${RATE} req/s (open loop, evenly spread)`);
   const pids = stack.pids;
   const cpuBefore = { gateway: cpuMs(pids.gateway), boards: cpuMs(pids['services/boards']), self: process.cpuUsage() };
   const machineBefore = machineTicks();
-  const run = await (LOAD === 'http' ? pacedHttp : paced)(url, headers, RATE, DURATION);
+  const run = await pacedLoad(url, headers, RATE, DURATION);
   const machineAfter = machineTicks();
   const self = process.cpuUsage(cpuBefore.self);
   const perRequest = (ms: number): number => Math.round((ms / run.requests) * 100) / 100;
@@ -330,11 +187,15 @@ async function main(): Promise<number> {
   const met = run.p99 <= TARGET_P99_MS && run.non2xx === 0 && run.errors === 0;
   console.log('');
   console.log(
-    c.bold(`  GET /api/boards, ${BOARDS} boards in ${FOLDERS} folders, ${(text.length / 1024).toFixed(0)} KiB`),
+    c.bold(
+      `  GET /api/boards, ${BOARDS} boards in ${FOLDERS} folders, ${(text.length / 1024).toFixed(0)} KiB` +
+        ` (${(wire.bytes / 1024).toFixed(0)} KiB ${wire.encoding}; Accept-Encoding: ${ACCEPT_ENCODING})`,
+    ),
   );
   console.log(
     `  at ${RATE} req/s for ${DURATION} s: p50 ${run.p50} ms, p90 ${run.p90} ms, p99 ${run.p99} ms, max ${run.max} ms` +
-      ` (${run.ok} ok, ${run.non2xx} non-2xx, ${run.errors} errors, ${run.achievedRps} req/s achieved)`,
+      ` (${run.ok} ok, ${run.non2xx} non-2xx, ${run.errors} errors, ${run.achievedRps} req/s achieved;` +
+      ` generator late by p99 ${run.sendLagP99} ms, ${run.connections} connections)`,
   );
   console.log(
     `  CPU per request: gateway ${cpuPerRequest.gatewayMs} ms, boards ${cpuPerRequest.boardsMs} ms, load generator ${cpuPerRequest.loadGeneratorMs} ms; machine ${machineBusy} % busy`,
@@ -351,12 +212,19 @@ async function main(): Promise<number> {
       {
         at: new Date().toISOString(),
         machine: { cpus: cpus().length, cpu: cpus()[0]?.model, node: process.version },
-        scenario: { boards: BOARDS, folders: FOLDERS, replyBytes: text.length, nodeEnv: 'production' },
+        scenario: {
+          boards: BOARDS,
+          folders: FOLDERS,
+          replyBytes: text.length,
+          acceptEncoding: ACCEPT_ENCODING,
+          wire,
+          nodeEnv: 'production',
+        },
         settings: {
           rate: RATE,
           durationS: DURATION,
           warmupS: WARMUP,
-          load: `autocannon, ${RATE} instances × 1 connection × 1 req/s, started ${1000 / RATE} ms apart (open loop)`,
+          load: 'scripts/lib/pacedLoad.ts: open loop, evenly spread, latency from the due time',
         },
         result: run,
         cpuPerRequest,

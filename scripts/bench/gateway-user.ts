@@ -7,11 +7,10 @@
  *
  * Each: 3 s warm-up, then 10 s at 50 connections (autocannon) for the maximum throughput; then
  * both at a fixed rate of half the gateway's maximum for p50/p99 latency. The fixed-rate phase
- * uses a paced open-loop generator (requests sent evenly spread over time on up to 50 keep-alive
- * sockets) rather than autocannon's `overallRate`, which lets each connection fire its per-second
- * quota back to back and then idle, so it measures bursts at full concurrency, and whose
- * coordinated-omission correction assumes a 1 ms interval. The load generator runs in this
- * process, separate from every server.
+ * uses scripts/lib/pacedLoad.ts (requests evenly spread over up to 50 keep-alive sockets, latency
+ * from each request's due time, a few µs of client CPU each) rather than autocannon's
+ * `overallRate`, which fires each connection's per-second quota back to back. The load generator
+ * runs in this process, separate from every server.
  * Prints a table, writes artifacts/bench/gateway-user.json.
  * Targets: gateway/bare ≥ 30 %, gateway p99 < 10 ms at half rate. BENCH_STRICT=1 → exit 1 when missed.
  * The services run as in production (NODE_ENV=production: replies are not re-validated).
@@ -19,7 +18,6 @@
  * BENCH_NODE_OPTIONS (given to the gateway and auth, e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`).
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { Agent, get } from 'node:http';
 import { cpus } from 'node:os';
 import { join, relative } from 'node:path';
 import autocannon from 'autocannon';
@@ -28,6 +26,7 @@ import { benchNodeOptions, productionStackEnv } from '../lib/bench';
 import { ensureInfra, type Infra } from '../lib/infra';
 import { c, describeError, log } from '../lib/log';
 import { ARTIFACTS_DIR, ROOT } from '../lib/paths';
+import { pacedLoad } from '../lib/pacedLoad';
 import { ManagedProcess, waitFor } from '../lib/proc';
 
 const DURATION = Number(process.env.BENCH_DURATION ?? 10);
@@ -46,6 +45,8 @@ interface Measure {
   errors: number;
   timeouts: number;
   rate?: number;
+  /** paced runs: how late the load generator sent, p99 ms */
+  sendLagP99?: number;
 }
 
 let infra: Infra | undefined;
@@ -94,65 +95,22 @@ async function measure(name: string, url: string, headers: Record<string, string
 
 /** Open-loop load: `rate` requests per second, evenly spread, for `durationS`; latency from send to end. */
 async function paced(name: string, url: string, headers: Record<string, string>, rate: number): Promise<Measure> {
-  const agent = new Agent({ keepAlive: true, maxSockets: CONNECTIONS });
-  const total = Math.max(1, Math.round(rate * DURATION));
-  const latencies: number[] = [];
-  let non2xx = 0;
-  let errors = 0;
-  let timeouts = 0;
-  const t0 = performance.now();
-  await new Promise<void>((resolve) => {
-    let sent = 0;
-    let finished = 0;
-    const finish = () => {
-      if (++finished === total) resolve();
-    };
-    const fire = () => {
-      const start = performance.now();
-      const req = get(url, { agent, headers }, (res) => {
-        res.resume();
-        res.on('end', () => {
-          const status = res.statusCode ?? 0;
-          if (status >= 200 && status < 300) latencies.push(performance.now() - start);
-          else non2xx++;
-          finish();
-        });
-      });
-      req.setTimeout(10_000, () => {
-        timeouts++;
-        req.destroy(new Error('timeout'));
-      });
-      req.on('error', () => {
-        errors++;
-        finish();
-      });
-    };
-    const tick = () => {
-      const due = Math.min(total, Math.floor(((performance.now() - t0) * rate) / 1000) + 1);
-      while (sent < due) {
-        sent++;
-        fire();
-      }
-      if (sent < total) setTimeout(tick, 1);
-    };
-    tick();
-  });
-  const elapsedS = (performance.now() - t0) / 1000;
-  agent.destroy();
-  latencies.sort((a, b) => a - b);
-  const pct = (p: number) => latencies[Math.min(latencies.length - 1, Math.floor((p / 100) * latencies.length))] ?? NaN;
+  const r = await pacedLoad(url, headers, rate, DURATION, CONNECTIONS);
   const m: Measure = {
     name,
-    rps: total / elapsedS,
-    p50: pct(50),
-    p99: pct(99),
-    requests: total,
-    non2xx,
-    errors,
-    timeouts,
+    rps: r.achievedRps,
+    p50: r.p50,
+    p99: r.p99,
+    requests: r.requests,
+    non2xx: r.non2xx,
+    errors: r.errors,
+    timeouts: 0,
     rate,
+    sendLagP99: r.sendLagP99,
   };
-  log.info(`${name}: ${Math.round(m.rps)} req/s, p50 ${m.p50.toFixed(2)} ms, p99 ${m.p99.toFixed(2)} ms`);
+  log.info(
+    `${name}: ${Math.round(m.rps)} req/s, p50 ${m.p50.toFixed(2)} ms, p99 ${m.p99.toFixed(2)} ms (generator late by p99 ${r.sendLagP99} ms)`,
+  );
   return m;
 }
 
@@ -235,7 +193,7 @@ async function main(): Promise<number> {
           warmupS: WARMUP,
           connections: CONNECTIONS,
           max: 'autocannon, closed loop',
-          fixedRate: 'paced open loop (node:http keep-alive agent), latency from send to last byte',
+          fixedRate: 'scripts/lib/pacedLoad.ts: open loop, evenly spread, latency from the due time to the last byte',
         },
         runs: { bare, gateway: gw, gatewayHalfRate: half, bareHalfRate: bareHalf },
         ratio,

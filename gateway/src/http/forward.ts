@@ -61,13 +61,32 @@ function emailOf(body: unknown): string {
   return typeof email === 'string' ? email : '';
 }
 
+/**
+ * Only routes that act on the reply's content decode it; every other answer is passed through as
+ * the bytes the service encoded (no parse and re-serialise of large lists).
+ */
+function passThrough(route: RouteDef): boolean {
+  return route.session === undefined && route.reply !== 'redirect';
+}
+
+/** whether an Accept-Encoding header takes gzip: an explicit `gzip` entry decides, else `*`; q=0 refuses */
+export function acceptsGzip(header: string | undefined): boolean {
+  if (!header) return false;
+  const weights = new Map<string, number>();
+  for (const part of header.toLowerCase().split(',')) {
+    const [coding = '', ...params] = part.split(';').map((p) => p.trim());
+    const q = params.find((p) => p.startsWith('q='));
+    weights.set(coding, q ? Number(q.slice(2)) : 1);
+  }
+  const q = weights.get('gzip') ?? weights.get('*') ?? 0;
+  return q > 0;
+}
+
 export function forward(route: RouteDef, deps: ForwardDeps): RequestHandler {
   const unsafe = !SAFE_METHODS.has(route.method.toUpperCase());
   const trustProxy = deps.config.trustProxy !== false;
-  const requestOpts = route.timeoutMs ? { timeoutMs: route.timeoutMs } : undefined;
-  // Only routes that act on the reply's content decode it; every other answer is passed through
-  // as the bytes the service encoded (no parse and re-serialise of large lists).
-  const passThrough = route.session === undefined && route.reply !== 'redirect';
+  const timeout = route.timeoutMs ? { timeoutMs: route.timeoutMs } : {};
+  const raw = passThrough(route);
 
   return async (req, res) => {
     const st = getState(req);
@@ -93,9 +112,12 @@ export function forward(route: RouteDef, deps: ForwardDeps): RequestHandler {
         : undefined;
     let reply: ServiceReply<unknown>;
     try {
-      reply = passThrough
-        ? await deps.bus.requestRaw(route.service, route.operation, input, actor, requestOpts)
-        : await deps.bus.request(route.service, route.operation, input, actor, requestOpts);
+      reply = raw
+        ? await deps.bus.requestRaw(route.service, route.operation, input, actor, {
+            ...timeout,
+            acceptGzip: acceptsGzip(req.headers['accept-encoding']),
+          })
+        : await deps.bus.request(route.service, route.operation, input, actor, timeout);
     } catch (err) {
       if (attempt)
         await (err instanceof AppError && err.code === 'ERR_LOGIN_FAILED' ? attempt.failed() : attempt.abandoned());
@@ -140,6 +162,9 @@ function respond(
   // Plain end() instead of res.json(): no content-type lookup or freshness check on the hot path.
   res.statusCode = 200;
   res.setHeader('Content-Type', 'application/json; charset=utf-8');
+  // pass-through answers may come compressed (a service's pre-compressed cache, e.g. board lists)
+  if (passThrough(route)) res.setHeader('Vary', 'Accept-Encoding');
+  if (reply.gzip) res.setHeader('Content-Encoding', 'gzip');
   if (data instanceof Uint8Array) res.end(data.length === 0 ? 'null' : data);
   else res.end(JSON.stringify(data === undefined ? null : data));
 }

@@ -4,6 +4,8 @@
  * contract (access.check over NATS) is played by this test with its own NATS connection.
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { get as httpGet } from 'node:http';
+import { gunzipSync } from 'node:zlib';
 import { Pool } from 'pg';
 import { connectBus, createLogger } from '@wb/platform';
 import type { Bus } from '@wb/platform';
@@ -617,6 +619,36 @@ describe('the list itself', () => {
     await list(bob); // cached
     await ann.put(`/api/boards/${board.id}`, { title: 'Renamed for Bob' });
     expect((await list(bob)).find((b) => b.id === board.id)?.title).toBe('Renamed for Bob');
+  });
+
+  it('comes gzip-compressed to a client that accepts it, the same list as plain JSON to one that does not', async () => {
+    const cookie = bob.cookieHeader();
+    const fetchList = (acceptEncoding: string) =>
+      new Promise<{ encoding: string | undefined; vary: string | undefined; body: Buffer }>((resolve, reject) => {
+        httpGet(
+          `${stack.gatewayUrl}/api/boards`,
+          { headers: { cookie, accept: 'application/json', 'accept-encoding': acceptEncoding } },
+          (res) => {
+            const chunks: Buffer[] = [];
+            res.on('data', (c: Buffer) => chunks.push(c));
+            res.on('end', () =>
+              resolve({
+                encoding: res.headers['content-encoding'],
+                vary: res.headers.vary,
+                body: Buffer.concat(chunks),
+              }),
+            );
+          },
+        ).on('error', reject);
+      });
+    await list(bob); // filled into the cache
+    const zipped = await fetchList('gzip, deflate, br');
+    const plain = await fetchList('identity');
+    expect(zipped.encoding).toBe('gzip');
+    expect(plain.encoding).toBeUndefined();
+    expect(zipped.vary).toMatch(/Accept-Encoding/i);
+    expect(JSON.parse(gunzipSync(zipped.body).toString())).toEqual(JSON.parse(plain.body.toString()));
+    expect((JSON.parse(plain.body.toString()) as BoardList).shared.id.length).toBeGreaterThan(0);
   });
 });
 

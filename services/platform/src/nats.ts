@@ -4,10 +4,14 @@
  * typed errors carried as AppError bodies, W3C trace context and the request actor in headers.
  *
  * Wire format of a reply:
- *   success  body = JSON of the handler's result (null for undefined); headers Wb-Notice/Wb-Redirect
+ *   success  body = JSON of the handler's result (null for undefined); headers Wb-Notice/Wb-Redirect;
+ *            gzip-compressed JSON with Wb-Encoding: gzip when the request said Wb-Accept-Gzip: 1 and
+ *            the handler answered a pre-compressed EncodedJson
  *   failure  services-API error headers (Nats-Service-Error-Code = HTTP status,
  *            Nats-Service-Error = message) and body = JSON ErrorBody {message, code, statusCode, fields?}
  */
+import { promisify } from 'node:util';
+import { gzip } from 'node:zlib';
 import { connect, headers as natsHeaders, nanos, RequestError, TimeoutError } from '@nats-io/transport-node';
 import type { NatsConnection, MsgHdrs, Msg, PublishOptions } from '@nats-io/nats-core';
 import {
@@ -29,7 +33,9 @@ import {
   AppError,
   ERROR_CATALOGUE,
   eventStreamName,
+  HEADER_ACCEPT_GZIP,
   HEADER_CONTEXT,
+  HEADER_ENCODING,
   HEADER_NOTICE,
   HEADER_REDIRECT,
   serviceSubject,
@@ -38,6 +44,8 @@ import type { ErrorBody, RequestActor, ServiceName } from '@wb/proto';
 import type { Logger } from './logger';
 import type { BaseEnv } from './env';
 import { coalesceNatsWrites } from './natsWrites';
+
+const gzipAsync = promisify(gzip);
 import { metricsRegistry } from './health';
 
 export interface Bus {
@@ -71,7 +79,7 @@ export interface Bus {
     operation: string,
     input: unknown,
     actor: RequestActor,
-    opts?: { timeoutMs?: number },
+    opts?: { timeoutMs?: number; acceptGzip?: boolean },
   ): Promise<ServiceReply<Uint8Array>>;
   /** drain subscriptions and close (graceful shutdown) */
   drain(): Promise<void>;
@@ -80,6 +88,8 @@ export interface ServiceReply<T> {
   data: T;
   notice?: string;
   redirect?: string;
+  /** the bytes are gzip-compressed (only for requestRaw with acceptGzip) */
+  gzip?: true;
 }
 
 export interface BusOptions {
@@ -280,7 +290,7 @@ export async function connectBus(opts: BusOptions): Promise<Bus> {
     operation: string,
     input: unknown,
     actor: RequestActor,
-    reqOpts: { timeoutMs?: number } | undefined,
+    reqOpts: { timeoutMs?: number; acceptGzip?: boolean } | undefined,
     decode: (reply: Msg) => T,
   ): Promise<ServiceReply<T>> {
     const subject = serviceSubject(opts.prefix, service, operation);
@@ -300,6 +310,7 @@ export async function connectBus(opts: BusOptions): Promise<Bus> {
           const h = natsHeaders();
           injectTrace(h);
           h.set(HEADER_CONTEXT, JSON.stringify(actor));
+          if (reqOpts?.acceptGzip) h.set(HEADER_ACCEPT_GZIP, '1');
           let reply: Msg;
           try {
             reply = await nc.request(subject, encodeJson(input), {
@@ -313,7 +324,13 @@ export async function connectBus(opts: BusOptions): Promise<Bus> {
           const data = decode(reply);
           const notice = header(reply.headers, HEADER_NOTICE);
           const redirect = header(reply.headers, HEADER_REDIRECT);
-          return { data, ...(notice ? { notice } : {}), ...(redirect ? { redirect } : {}) };
+          const gzip = reqOpts?.acceptGzip && header(reply.headers, HEADER_ENCODING) === 'gzip';
+          return {
+            data,
+            ...(notice ? { notice } : {}),
+            ...(redirect ? { redirect } : {}),
+            ...(gzip ? { gzip: true as const } : {}),
+          };
         } catch (err) {
           const appErr = err instanceof AppError ? err : new AppError('ERR_UNKNOWN');
           span.setAttribute('wb.error_code', appErr.code);
@@ -352,11 +369,21 @@ export interface Endpoint<I extends z.ZodType = z.ZodType, O extends z.ZodType =
 /**
  * A reply the handler has already encoded, e.g. the cached bytes of a large list: sent as it is,
  * with no JSON.stringify and no output-schema check (the value was checked when it was encoded).
+ * With `gzip`, callers that accept it (the gateway, for browsers) get those bytes instead: a
+ * large cached answer is compressed once, not on every request, and crosses NATS smaller.
  */
 export class EncodedJson {
-  constructor(readonly bytes: Uint8Array) {}
+  constructor(
+    readonly bytes: Uint8Array,
+    readonly gzip?: Uint8Array,
+  ) {}
   static of(value: unknown): EncodedJson {
     return new EncodedJson(Buffer.from(JSON.stringify(value === undefined ? null : value)));
+  }
+  /** encoded and gzip-compressed (off the event loop, in libuv's thread pool) */
+  static async compressed(value: unknown): Promise<EncodedJson> {
+    const bytes = Buffer.from(JSON.stringify(value === undefined ? null : value));
+    return new EncodedJson(bytes, await gzipAsync(bytes));
   }
 }
 
@@ -495,7 +522,12 @@ export async function createService(bus: Bus, opts: ServiceOptions): Promise<Run
       const h = natsHeaders();
       if (notice) h.set(HEADER_NOTICE, notice);
       if (redirect) h.set(HEADER_REDIRECT, redirect);
-      msg.respond(encoded ? output.bytes : encodeJson(output), { headers: h });
+      if (encoded && output.gzip && header(msg.headers, HEADER_ACCEPT_GZIP) === '1') {
+        h.set(HEADER_ENCODING, 'gzip');
+        msg.respond(output.gzip, { headers: h });
+      } else {
+        msg.respond(encoded ? output.bytes : encodeJson(output), { headers: h });
+      }
       reqLog.debug('request handled');
     } catch (err) {
       const appErr = err instanceof AppError ? err : new AppError('ERR_UNKNOWN');

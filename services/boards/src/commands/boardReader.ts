@@ -39,7 +39,7 @@ export async function listBoards(deps: BoardsDeps, actor: RequestActor): Promise
   const names = await deps.names.namesOf(shared.map((row) => row.user_id));
   const list = presentBoardList(owned, shared, names ?? {});
   // without names the answer is served but not kept: the next request tries again
-  return names ? deps.lists.set(userId, version, list) : EncodedJson.of(list);
+  return names ? await deps.lists.set(userId, version, list) : EncodedJson.of(list);
 }
 
 interface Resolved {

@@ -1,3 +1,4 @@
+import { gunzipSync } from 'node:zlib';
 import { describe, expect, it } from '@jest/globals';
 import type { BoardList } from '@wb/proto';
 import { ListCache } from './listCache';
@@ -14,27 +15,28 @@ const boards = (n: number): BoardList => ({
 });
 
 describe('ListCache', () => {
-  it('answers only for the version it was filled with', () => {
+  it('answers only for the version it was filled with; keeps the JSON and its gzip', async () => {
     const cache = new ListCache(100);
     const list = boards(3);
-    const answer = cache.set(1, '5', list);
+    const answer = await cache.set(1, '5', list);
     expect(cache.get(1, '5')).toBe(answer);
     expect(JSON.parse(Buffer.from(answer.bytes).toString())).toEqual(list);
+    expect(JSON.parse(gunzipSync(answer.gzip!).toString())).toEqual(list);
     expect(cache.get(1, '6')).toBeUndefined();
     // a mismatch drops the entry
     expect(cache.get(1, '5')).toBeUndefined();
   });
 
-  it('evicts the least recently used users to stay under the bound (boards + 1 per entry)', () => {
+  it('evicts the least recently used users to stay under the bound (boards + 1 per entry)', async () => {
     const cache = new ListCache(10);
-    cache.set(1, '1', boards(4)); // weight 5
-    cache.set(2, '1', boards(3)); // weight 4
+    await cache.set(1, '1', boards(4)); // weight 5
+    await cache.set(2, '1', boards(3)); // weight 4
     expect(cache.get(1, '1')).toBeDefined(); // 1 is now the most recent
-    cache.set(3, '1', boards(2)); // weight 3: 2 must go
+    await cache.set(3, '1', boards(2)); // weight 3: 2 must go
     expect(cache.get(2, '1')).toBeUndefined();
     expect(cache.get(1, '1')).toBeDefined();
     expect(cache.get(3, '1')).toBeDefined();
-    cache.set(4, '1', boards(20)); // bigger than the whole cache: not kept
+    await cache.set(4, '1', boards(20)); // bigger than the whole cache: not kept
     expect(cache.get(4, '1')).toBeUndefined();
   });
 });

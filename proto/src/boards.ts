@@ -161,6 +161,8 @@ export type FolderDto = z.infer<typeof folderDtoSchema>;
 
 export const boardMemberSchema = z.object({
   userId: z.number().int(),
+  /** display name; null when it cannot be looked up right now */
+  name: z.string().nullable(),
   /** explicit grant; null = the board's default permission applies */
   permission: z.enum(BOARD_PERMISSIONS).nullable(),
   /** ISO time of the first join, or null (granted but never joined) */

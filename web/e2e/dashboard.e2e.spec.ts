@@ -178,6 +178,32 @@ maybe('dashboard end to end', () => {
     await page.context().close();
   });
 
+  test('share dialog: the people who joined, each with their own permission', async () => {
+    const { page: guestPage, id: joinerId } = await newUser('Dee');
+    await guestPage.context().close();
+    const { page, id } = await newUser('Cyd');
+    await createBoard(page, 'Algebra');
+    // TEST-ONLY SETUP: Dee's join is recorded as the realtime node's access check records it
+    await db.query(
+      `INSERT INTO boards.board_users (board_id, user_id, joined_at)
+       SELECT id, $2, now() FROM boards.boards WHERE user_id = $1`,
+      [id, joinerId],
+    );
+    await row(page, 'Algebra').getByRole('button', { name: 'Share: Algebra' }).click();
+    const share = page.getByRole('dialog', { name: 'Share “Algebra”' });
+    const people = share.getByRole('list', { name: 'People on this board' });
+    await people.getByText('Dee').waitFor();
+    await people.getByText(/^Joined /).waitFor();
+    const dee = people.getByLabel('Permission for Dee');
+    expect(await dee.inputValue()).toBe('default');
+    await dee.selectOption('view');
+    await page.getByText('Sharing settings saved').waitFor();
+    const granted = await db.query('SELECT permission FROM boards.board_users WHERE user_id = $1', [joinerId]);
+    expect(granted.rows).toEqual([{ permission: 'view' }]);
+    await page.screenshot({ path: join(SHOTS, 'dashboard-share-people.png') });
+    await page.context().close();
+  });
+
   test('starter: the board limit (5) shows the upgrade prompt', async () => {
     const { page } = await newUser('Bea');
     for (const n of [1, 2, 3, 4, 5]) await createBoard(page, `Board ${n}`);

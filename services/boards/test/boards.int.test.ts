@@ -334,13 +334,13 @@ describe('access: own ⊃ edit ⊃ view, or none', () => {
     // the owner's list is unchanged by it, and owner joins are not recorded
     expect((await list(ann)).filter((b) => b.id === board.id)).toHaveLength(1);
     const members = (await ann.get(`/api/boards/${board.id}/share`)).body.members;
-    expect(members).toEqual([{ userId: bobId, permission: null, joined: expect.any(String) }]);
+    expect(members).toEqual([{ userId: bobId, name: 'Bob', permission: null, joined: expect.any(String) }]);
   });
 
   it('an explicit grant wins over the default; none hides the board from the shared list', async () => {
     const view = await ann.post('/api/boards/grant', { boardId: board.id, userId: bobId, permission: 'view' });
     expect(view.status).toBe(200);
-    expect(view.body.members).toEqual([{ userId: bobId, permission: 'view', joined: expect.any(String) }]);
+    expect(view.body.members).toEqual([{ userId: bobId, name: 'Bob', permission: 'view', joined: expect.any(String) }]);
     expect((await join(board.id, bobId)).access).toBe('view');
     expect((await bob.get(`/api/boards/${board.id}`)).body.access).toBe('view');
 

@@ -95,5 +95,6 @@ export async function getShare(deps: BoardsDeps, input: { boardId: string }, act
   const row = await findBoard(deps.pool, input.boardId);
   if (!row) throw new AppError('ERR_BOARD_NOT_FOUND');
   assertOwner(row, userId);
-  return presentShare(deps.env.APP_URL, row, await listMembers(deps.pool, row.id));
+  const members = await listMembers(deps.pool, row.id);
+  return presentShare(deps.env.APP_URL, row, members, await deps.names.namesOf(members.map((m) => m.user_id)));
 }

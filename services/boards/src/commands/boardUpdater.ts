@@ -71,7 +71,7 @@ export async function grantPermission(
   actor: RequestActor,
 ): Promise<BoardShare> {
   const userId = requireUserId(actor);
-  return withTransaction(deps.pool, async (client) => {
+  const { row, members } = await withTransaction(deps.pool, async (client) => {
     const row = await findBoard(client, input.boardId, { forUpdate: true });
     if (!row) throw new AppError('ERR_BOARD_NOT_FOUND');
     assertOwner(row, userId);
@@ -88,6 +88,8 @@ export async function grantPermission(
       defaultPermission: row.default_permission,
       grant: { userId: input.userId, permission: input.permission },
     });
-    return presentShare(deps.env.APP_URL, row, members);
+    return { row, members };
   });
+  // names are asked of auth after the commit: no transaction held open across a NATS round trip
+  return presentShare(deps.env.APP_URL, row, members, await deps.names.namesOf(members.map((m) => m.user_id)));
 }

@@ -85,13 +85,20 @@ export function shareUrl(appUrl: string, boardId: string): string {
   return `${appUrl}/boards/${boardId}`;
 }
 
-export function presentShare(appUrl: string, row: BoardRow, members: MemberRow[]): BoardShare {
+/** `names`: id → display name (null: names unavailable, the members are still listed) */
+export function presentShare(
+  appUrl: string,
+  row: BoardRow,
+  members: MemberRow[],
+  names: Record<string, string> | null,
+): BoardShare {
   return {
     url: shareUrl(appUrl, row.id),
     defaultPermission: row.default_permission,
     deleteOwnOnly: row.delete_own_only,
     members: members.map((m) => ({
       userId: m.user_id,
+      name: names?.[m.user_id] ?? null,
       permission: m.permission,
       joined: m.joined_at ? m.joined_at.toISOString() : null,
     })),

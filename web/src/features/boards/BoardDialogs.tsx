@@ -8,6 +8,7 @@ import {
   FOLDER_NAME_MAX_LENGTH,
   type BoardBackground,
   type BoardPermission,
+  type BoardShare,
   type FolderDto,
   type Plan,
   type Settings,
@@ -18,7 +19,12 @@ import { UpgradePrompt } from '../../ui/UpgradePrompt';
 import { upgradeVariant } from '../../ui/upgradePrompt';
 import { useAppDispatch } from '../../app/store';
 import { notify } from '../../ui/toastsSlice';
-import { useGetShareQuery, useUpdateBoardMutation, type CreateBoardInput } from './boardsApi';
+import {
+  useGetShareQuery,
+  useGrantPermissionMutation,
+  useUpdateBoardMutation,
+  type CreateBoardInput,
+} from './boardsApi';
 
 type Submit = () => Promise<boolean>;
 
@@ -372,8 +378,67 @@ export function ShareDialog({
           <p className="muted" aria-live="polite">
             {saving ? tc('app.saving') : t('share.members', { count: data.members.length })}
           </p>
+          <MemberList boardId={boardId} share={data} onError={onError} />
         </>
       )}
     </Modal>
+  );
+}
+
+const DEFAULT_GRANT = 'default';
+
+/** Everyone who joined (or was granted): a permission each, or the board's default. */
+function MemberList({
+  boardId,
+  share,
+  onError,
+}: {
+  boardId: string;
+  share: BoardShare;
+  onError: (error: unknown) => void;
+}) {
+  const { t, i18n } = useTranslation('boards');
+  const { t: tc } = useTranslation();
+  const dispatch = useAppDispatch();
+  const [grant, { isLoading }] = useGrantPermissionMutation();
+  if (share.members.length === 0) return null;
+  const change = async (userId: number, value: string) => {
+    const permission = value === DEFAULT_GRANT ? null : (value as BoardPermission);
+    const result = await grant({ boardId, userId, permission });
+    if ('error' in result) onError(result.error);
+    else dispatch(notify({ type: 'info', message: t('share.saved') }));
+  };
+  const date = new Intl.DateTimeFormat(i18n.language, { dateStyle: 'medium' });
+  return (
+    <ul className="share-members" aria-label={t('share.people')}>
+      {share.members.map((m) => {
+        const name = m.name ?? t('share.unknownName', { id: m.userId });
+        return (
+          <li key={m.userId}>
+            <span className="share-member-name">
+              {name}
+              <span className="muted">
+                {m.joined ? t('share.joined', { date: date.format(new Date(m.joined)) }) : t('share.notJoined')}
+              </span>
+            </span>
+            <select
+              aria-label={t('share.permissionOf', { name })}
+              value={m.permission ?? DEFAULT_GRANT}
+              disabled={isLoading}
+              onChange={(e) => void change(m.userId, e.target.value)}
+            >
+              <option value={DEFAULT_GRANT}>
+                {t('share.defaultGrant', { permission: tc(`prefs.perm_${share.defaultPermission}`) })}
+              </option>
+              {BOARD_PERMISSIONS.map((p) => (
+                <option key={p} value={p}>
+                  {tc(`prefs.perm_${p}`)}
+                </option>
+              ))}
+            </select>
+          </li>
+        );
+      })}
+    </ul>
   );
 }

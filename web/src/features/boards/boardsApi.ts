@@ -60,6 +60,14 @@ export const boardsApi = withTags.injectEndpoints({
       query: (boardId) => `${boardUrl(boardId)}/share`,
       providesTags: ['Share'],
     }),
+    /** one person's explicit permission (null: back to the board's default); answers the share */
+    grantPermission: build.mutation<
+      BoardShare,
+      { boardId: string; userId: number; permission: BoardPermission | null }
+    >({
+      query: (body) => ({ url: 'api/boards/grant', method: 'POST', body }),
+      invalidatesTags: ['Share', 'Boards'],
+    }),
     trashBoards: build.mutation<{ boards: BoardListItem[] }, string[]>({
       query: (ids) => ({ url: 'api/boards/trash', method: 'POST', body: { ids } }),
       invalidatesTags: ['Boards'],
@@ -101,6 +109,7 @@ export const {
   useCreateBoardMutation,
   useUpdateBoardMutation,
   useGetShareQuery,
+  useGrantPermissionMutation,
   useTrashBoardsMutation,
   useRestoreBoardsMutation,
   usePurgeBoardsMutation,

@@ -1,6 +1,6 @@
 /**
- * Journal, fencing, snapshots and leases against the real PostgreSQL and Redis (own database,
- * own key prefix). Rule ids: services/realtime/SPEC.md.
+ * Journal, fencing, snapshots and the room manager against the real PostgreSQL and Redis (own
+ * database, own key prefix); leases are in leases.int.test.ts. Rule ids: services/realtime/SPEC.md.
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -159,46 +159,6 @@ describe('snapshots and load (P4/P5)', () => {
     );
     expect(after.rows[0]).toEqual({ j: 0, s: 0 });
     await expect(j.append(changes(1))).rejects.toBeInstanceOf(FencedError);
-  });
-});
-
-describe('leases (R4/R5)', () => {
-  const clock = { now: () => Date.now() };
-  const node = (id: string) =>
-    new NodeRegistry({ redis, prefix, nodeId: id, url: `ws://${id}`, clock, leaseMs: 300, nodeTtlMs: 1000 });
-
-  it('R4: one holder at a time; a node that stops renewing loses the board to a higher token', async () => {
-    const a = node('rt-a');
-    const b = node('rt-b');
-    const board = `b${randomId()}`;
-    const t1 = await a.acquire(board);
-    expect(t1).not.toBeNull();
-    expect(await b.acquire(board)).toBeNull();
-    expect(await b.route(board)).toEqual({ kind: 'elsewhere', nodeId: 'rt-a' });
-    expect(await a.renew(board, t1!)).toBe(true);
-    await new Promise((r) => setTimeout(r, 450)); // a "paused": no renewal past the lease
-    const t2 = await b.acquire(board);
-    expect(t2).toBeGreaterThan(t1!);
-    expect(await a.renew(board, t1!)).toBe(false); // R5
-    expect(await a.route(board)).toEqual({ kind: 'elsewhere', nodeId: 'rt-b' });
-  });
-
-  it('R2: without a lease the owner is the rendezvous choice among live nodes', async () => {
-    const a = node('rt-a');
-    const b = node('rt-b');
-    await a.heartbeat();
-    await b.heartbeat();
-    const routes = await Promise.all(
-      Array.from({ length: 40 }, (_, i) => `board-${i}`).map(async (id) => [await a.route(id), await b.route(id)]),
-    );
-    let mineA = 0;
-    for (const [ra, rb] of routes) {
-      // exactly one of the two considers itself the owner, and they agree
-      expect([ra!.kind, rb!.kind].sort()).toEqual(['elsewhere', 'mine']);
-      if (ra!.kind === 'mine') mineA++;
-    }
-    expect(mineA).toBeGreaterThan(5);
-    expect(mineA).toBeLessThan(35);
   });
 });
 

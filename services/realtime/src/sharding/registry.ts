@@ -11,6 +11,8 @@ import type { Clock } from '../room/room';
 
 const RENEW_LUA = `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('PEXPIRE', KEYS[1], ARGV[2]) else return 0 end`;
 const RELEASE_LUA = `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) else return 0 end`;
+/** replace the lease only if it still holds the value we judged stale */
+const TAKEOVER_LUA = `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('SET', KEYS[1], ARGV[2], 'PX', ARGV[3]) else return false end`;
 
 export interface RegistryOptions {
   redis: Redis;
@@ -63,15 +65,20 @@ export class NodeRegistry {
   async liveNodes(): Promise<string[]> {
     return this.opts.redis.zrangebyscore(this.keys.nodes, this.opts.clock.now() - this.nodeTtlMs, '+inf');
   }
+  private async isLive(nodeId: string): Promise<boolean> {
+    const beat = await this.opts.redis.zscore(this.keys.nodes, nodeId);
+    return beat !== null && Number(beat) >= this.opts.clock.now() - this.nodeTtlMs;
+  }
 
   /**
-   * R3: the lease holder owns the board; without a lease, the rendezvous choice among live nodes
-   * (this one counted as live) should take it.
+   * R3: the lease holder owns the board; without a lease — or when its holder has stopped
+   * heartbeating (R6) — the rendezvous choice among live nodes (this one counted as live) should
+   * take it.
    */
   async route(boardId: string): Promise<Route> {
     const lease = parseLease(await this.opts.redis.get(this.keys.lease(boardId)));
-    if (lease)
-      return lease.nodeId === this.opts.nodeId ? { kind: 'mine' } : { kind: 'elsewhere', nodeId: lease.nodeId };
+    if (lease?.nodeId === this.opts.nodeId) return { kind: 'mine' };
+    if (lease && (await this.isLive(lease.nodeId))) return { kind: 'elsewhere', nodeId: lease.nodeId };
     const live = new Set(await this.liveNodes());
     live.add(this.opts.nodeId);
     const preferred = rendezvousOwner(boardId, [...live]);
@@ -79,18 +86,22 @@ export class NodeRegistry {
     return preferred === this.opts.nodeId ? { kind: 'mine' } : { kind: 'elsewhere', nodeId: preferred };
   }
 
-  /** R4: take the lease; returns the fencing token, or null when another node holds it. */
+  /**
+   * R4: take the lease; returns the fencing token, or null when a live node holds it.
+   * R6: the lease of a node that stopped heartbeating is taken over at once instead of waiting
+   * for it to expire (compare-and-set on the value judged stale, so two takers cannot both win);
+   * should that node only have been paused, fencing (F1–F2) rejects its late writes.
+   */
   async acquire(boardId: string): Promise<number | null> {
-    const current = parseLease(await this.opts.redis.get(this.keys.lease(boardId)));
+    const value = await this.opts.redis.get(this.keys.lease(boardId));
+    const current = parseLease(value);
     if (current?.nodeId === this.opts.nodeId) return current.token;
+    if (current && (await this.isLive(current.nodeId))) return null;
     const token = await this.opts.redis.incr(this.keys.fence(boardId));
-    const ok = await this.opts.redis.set(
-      this.keys.lease(boardId),
-      `${this.opts.nodeId} ${token}`,
-      'PX',
-      this.leaseMs,
-      'NX',
-    );
+    const mine = `${this.opts.nodeId} ${token}`;
+    const ok = current
+      ? await this.opts.redis.eval(TAKEOVER_LUA, 1, this.keys.lease(boardId), value!, mine, String(this.leaseMs))
+      : await this.opts.redis.set(this.keys.lease(boardId), mine, 'PX', this.leaseMs, 'NX');
     return ok === 'OK' ? token : null;
   }
   /** false when the lease was lost (expired and taken, or deleted) */

@@ -1,5 +1,16 @@
 import {
   BUCKET_NAMES,
+  decodeCursor,
+  decodeSelection,
+  decodeStrokeDelta,
+  decodeViewport,
+  encodeCursor,
+  encodeSelection,
+  encodeStrokeDelta,
+  encodeViewport,
+  RT_LIMITS,
+  STROKE_DELTA_MAX_POINTS,
+  STROKE_FLAG,
   bucketOf,
   decodeEphemeralBatch,
   decodeList,
@@ -88,5 +99,55 @@ describe('realtime sharding helpers', () => {
     expect(parseLease(null)).toBeNull();
     expect(realtimeKeys('wb:').lease('a/b')).toBe('wb:rt:lease:a/b');
     expect(realtimeKeys('wb:').nodes).toBe('wb:rt:nodes');
+  });
+});
+
+describe('ephemeral payloads (E1–E3)', () => {
+  it('cursor and viewport round-trip as fixed-size Float32', () => {
+    const c = encodeCursor({ x: 12.5, y: -3.25 });
+    expect(c).toHaveLength(8);
+    expect(decodeCursor(c)).toEqual({ x: 12.5, y: -3.25 });
+    const v = encodeViewport({ x: -100, y: 50, width: 1280.5, height: 720 });
+    expect(v).toHaveLength(16);
+    expect(decodeViewport(v)).toEqual({ x: -100, y: 50, width: 1280.5, height: 720 });
+    expect(() => decodeCursor(new Uint8Array(7))).toThrow(FrameError);
+    expect(() => decodeViewport(new Uint8Array(15))).toThrow(FrameError);
+  });
+
+  it('stroke deltas round-trip (id, flags, colour, width, first index, points)', () => {
+    const bytes = encodeStrokeDelta({
+      id: 'sh_Ab-9',
+      flags: STROKE_FLAG.START,
+      color: 0x12abef,
+      width: 3,
+      first: 0,
+      points: [1, 2, 3.5, 4.5],
+    });
+    const d = decodeStrokeDelta(bytes);
+    expect(d).toMatchObject({ id: 'sh_Ab-9', flags: 1, color: 0x12abef, width: 3, first: 0 });
+    expect([...d.points]).toEqual([1, 2, 3.5, 4.5]);
+    const end = decodeStrokeDelta(
+      encodeStrokeDelta({ id: 'x', flags: STROKE_FLAG.END, color: 0, width: 1, first: 7, points: [] }),
+    );
+    expect(end).toMatchObject({ flags: 2, first: 7 });
+    expect(end.points).toHaveLength(0);
+    expect(() => decodeStrokeDelta(bytes.subarray(0, bytes.length - 3))).toThrow(FrameError);
+  });
+
+  it('the largest stroke delta fits the ephemeral limit (L1)', () => {
+    const points = Array.from({ length: STROKE_DELTA_MAX_POINTS * 2 }, (_, i) => i);
+    const bytes = encodeStrokeDelta({ id: 'x'.repeat(64), flags: 0, color: 0, width: 1, first: 0, points });
+    expect(bytes.length + 1).toBeLessThanOrEqual(RT_LIMITS.maxEphemeralBytes);
+    expect(() =>
+      encodeStrokeDelta({ id: 'x', flags: 0, color: 0, width: 1, first: 0, points: [...points, 1, 2] }),
+    ).toThrow(RangeError);
+  });
+
+  it('selections round-trip, empty included, and reject truncation', () => {
+    expect(decodeSelection(encodeSelection([]))).toEqual([]);
+    const ids = ['a', 'bb/ü', 'x'.repeat(40)];
+    const bytes = encodeSelection(ids);
+    expect(decodeSelection(bytes)).toEqual(ids);
+    expect(() => decodeSelection(bytes.subarray(0, bytes.length - 1))).toThrow(FrameError);
   });
 });

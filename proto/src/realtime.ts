@@ -113,6 +113,8 @@ export const MSG = {
   SAVED: 15,
   ERROR: 16,
   SYNCED: 17,
+  /** a recent whole document (Automerge save bytes) for a client that joined with none (S6) */
+  DOC: 18,
 } as const;
 export type MsgType = (typeof MSG)[keyof typeof MSG];
 
@@ -125,6 +127,8 @@ export const helloSchema = z.strictObject({
   protocol: z.number().int(),
   /** guests pick a display name; logged-in users' names come from the signed actor */
   name: z.string().trim().min(1).max(RT_LIMITS.maxNameLength).optional(),
+  /** the client has no document yet: send a recent whole one first (DOC), then sync the rest (S6) */
+  fresh: z.boolean().optional(),
 });
 export type Hello = z.infer<typeof helloSchema>;
 export const visibilitySchema = z.strictObject({ hidden: z.boolean() });
@@ -545,4 +549,158 @@ export async function resolveRealtimeOwner(
   } catch {
     return null;
   }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Ephemeral payloads (SPEC E1–E3): the bytes after the kind byte of an EPHEMERAL frame, and of
+// an EPHEMERAL_BATCH item. The server never reads them; these are the encodings the web client
+// (and benchmarks) use. Little-endian, world coordinates as Float32.
+//
+//   cursor    (1) = f32 x, f32 y                                               8 bytes
+//   stroke    (2) = u8 flags (1 start, 2 end), u8 id length, id (ASCII),
+//                   u24 colour 0xRRGGBB, u8 reserved, f32 width, u32 index of the first point,
+//                   then f32 x, f32 y per point (absolute world coordinates)  ≤ 4 KiB
+//   selection (3) = u16 count, then per id: u8 length + id (UTF-8)
+//   viewport  (4) = f32 x, f32 y, f32 width, f32 height (the visible world rectangle)  16 bytes
+
+export interface CursorPayload {
+  x: number;
+  y: number;
+}
+export function encodeCursor(c: CursorPayload): Uint8Array {
+  const out = new Uint8Array(8);
+  const dv = new DataView(out.buffer);
+  dv.setFloat32(0, c.x, true);
+  dv.setFloat32(4, c.y, true);
+  return out;
+}
+export function decodeCursor(bytes: Uint8Array): CursorPayload {
+  if (bytes.length !== 8) throw new FrameError('cursor must be 8 bytes');
+  const dv = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  return { x: dv.getFloat32(0, true), y: dv.getFloat32(4, true) };
+}
+
+export const STROKE_FLAG = { START: 1, END: 2 } as const;
+/** A piece of a stroke being drawn: points `from` index `first` on (SPEC E2: deltas accumulate). */
+export interface StrokeDelta {
+  /** the shape id the stroke will be committed under (the committed shape replaces the preview) */
+  id: string;
+  flags: number;
+  /** 0xRRGGBB */
+  color: number;
+  width: number;
+  /** index (in points, not numbers) of the first point of this delta within the stroke */
+  first: number;
+  /** x0,y0,x1,y1,… */
+  points: ArrayLike<number>;
+}
+const STROKE_HEADER = 2 + 4 + 4 + 4;
+/** Most points one stroke delta may carry within RT_LIMITS.maxEphemeralBytes (with a 64-char id). */
+export const STROKE_DELTA_MAX_POINTS = Math.floor((RT_LIMITS.maxEphemeralBytes - STROKE_HEADER - 64) / 8);
+
+export function encodeStrokeDelta(d: StrokeDelta): Uint8Array {
+  const id = textEncoder.encode(d.id);
+  if (id.length > 64) throw new RangeError('stroke id too long');
+  if (d.points.length % 2 !== 0) throw new RangeError('points must be x,y pairs');
+  if (d.points.length / 2 > STROKE_DELTA_MAX_POINTS) throw new RangeError('too many points in one delta');
+  const out = new Uint8Array(STROKE_HEADER + id.length + d.points.length * 4);
+  const dv = new DataView(out.buffer);
+  out[0] = d.flags;
+  out[1] = id.length;
+  out.set(id, 2);
+  let o = 2 + id.length;
+  dv.setUint32(o, (d.color & 0xffffff) << 8, false); // u24 colour + reserved byte
+  dv.setFloat32(o + 4, d.width, true);
+  dv.setUint32(o + 8, d.first, true);
+  o += 12;
+  for (let i = 0; i < d.points.length; i++) dv.setFloat32(o + i * 4, d.points[i]!, true);
+  return out;
+}
+export function decodeStrokeDelta(bytes: Uint8Array): StrokeDelta & { points: Float32Array } {
+  if (bytes.length < 2) throw new FrameError('stroke delta too short');
+  const idLen = bytes[1]!;
+  const o = 2 + idLen;
+  if (bytes.length < o + 12 || (bytes.length - o - 12) % 8 !== 0) throw new FrameError('bad stroke delta length');
+  const dv = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const n = (bytes.length - o - 12) / 4;
+  const points = new Float32Array(n);
+  for (let i = 0; i < n; i++) points[i] = dv.getFloat32(o + 12 + i * 4, true);
+  let id: string;
+  try {
+    id = textDecoder.decode(bytes.subarray(2, o));
+  } catch {
+    throw new FrameError('stroke id is not UTF-8');
+  }
+  return {
+    flags: bytes[0]!,
+    id,
+    color: dv.getUint32(o, false) >>> 8,
+    width: dv.getFloat32(o + 4, true),
+    first: dv.getUint32(o + 8, true),
+    points,
+  };
+}
+
+export function encodeSelection(ids: readonly string[]): Uint8Array {
+  const parts = ids.map((id) => textEncoder.encode(id));
+  if (parts.length > 0xffff) throw new RangeError('too many ids');
+  let size = 2;
+  for (const p of parts) {
+    if (p.length > 255) throw new RangeError('id too long');
+    size += 1 + p.length;
+  }
+  const out = new Uint8Array(size);
+  new DataView(out.buffer).setUint16(0, parts.length, true);
+  let o = 2;
+  for (const p of parts) {
+    out[o] = p.length;
+    out.set(p, o + 1);
+    o += 1 + p.length;
+  }
+  return out;
+}
+export function decodeSelection(bytes: Uint8Array): string[] {
+  if (bytes.length < 2) throw new FrameError('selection too short');
+  const n = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength).getUint16(0, true);
+  const out: string[] = [];
+  let o = 2;
+  for (let i = 0; i < n; i++) {
+    if (o >= bytes.length) throw new FrameError('selection truncated');
+    const len = bytes[o]!;
+    if (o + 1 + len > bytes.length) throw new FrameError('selection id truncated');
+    try {
+      out.push(textDecoder.decode(bytes.subarray(o + 1, o + 1 + len)));
+    } catch {
+      throw new FrameError('selection id is not UTF-8');
+    }
+    o += 1 + len;
+  }
+  if (o !== bytes.length) throw new FrameError('trailing bytes after selection');
+  return out;
+}
+
+export interface ViewportPayload {
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+}
+export function encodeViewport(v: ViewportPayload): Uint8Array {
+  const out = new Uint8Array(16);
+  const dv = new DataView(out.buffer);
+  dv.setFloat32(0, v.x, true);
+  dv.setFloat32(4, v.y, true);
+  dv.setFloat32(8, v.width, true);
+  dv.setFloat32(12, v.height, true);
+  return out;
+}
+export function decodeViewport(bytes: Uint8Array): ViewportPayload {
+  if (bytes.length !== 16) throw new FrameError('viewport must be 16 bytes');
+  const dv = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  return {
+    x: dv.getFloat32(0, true),
+    y: dv.getFloat32(4, true),
+    width: dv.getFloat32(8, true),
+    height: dv.getFloat32(12, true),
+  };
 }

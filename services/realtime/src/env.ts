@@ -4,6 +4,11 @@ import { z } from 'zod';
 import { baseEnvSchema, databaseEnvSchema, loadEnv } from '@wb/platform';
 import { REALTIME_DEV_SHARED_SECRET } from '@wb/proto';
 
+/** unset and "" are both "not given" */
+function optionalString<T extends z.ZodType<string>>(schema: T) {
+  return z.preprocess((v) => (v === '' ? undefined : v), schema.optional());
+}
+
 export const realtimeEnvSchema = baseEnvSchema
   .extend(databaseEnvSchema.shape)
   .extend({
@@ -28,10 +33,20 @@ export const realtimeEnvSchema = baseEnvSchema
           .map((s) => s.trim())
           .filter(Boolean),
       ),
+    /** where snapshots go (SPEC P5): the filesystem at SNAPSHOT_DIR, or an S3-compatible bucket */
+    SNAPSHOT_STORE: z.enum(['fs', 's3']).default('fs'),
     SNAPSHOT_DIR: z
       .string()
       .default('.data/snapshots')
       .transform((p) => resolve(p)),
+    /** S3 API of the bucket, http(s)://host[:port] (SNAPSHOT_STORE=s3) */
+    S3_ENDPOINT: optionalString(z.url({ protocol: /^https?$/ })),
+    S3_BUCKET: optionalString(
+      z.string().regex(/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/, 'an S3 bucket name: 3–63 of a-z 0-9 . -'),
+    ),
+    S3_ACCESS_KEY: optionalString(z.string()),
+    S3_SECRET_KEY: optionalString(z.string()),
+    S3_REGION: z.string().min(1).default('us-east-1'),
     RT_LEASE_MS: z.coerce.number().int().min(500).default(10_000),
     RT_NODE_TTL_MS: z.coerce.number().int().min(500).default(6000),
     RT_IDLE_MS: z.coerce.number().int().min(100).default(30_000),
@@ -40,6 +55,11 @@ export const realtimeEnvSchema = baseEnvSchema
   .superRefine((env, ctx) => {
     if (env.NODE_ENV === 'production' && !env.RT_SHARED_SECRET) {
       ctx.addIssue({ code: 'custom', path: ['RT_SHARED_SECRET'], message: 'required in production (≥ 32 characters)' });
+    }
+    if (env.SNAPSHOT_STORE === 's3') {
+      for (const key of ['S3_ENDPOINT', 'S3_BUCKET', 'S3_ACCESS_KEY', 'S3_SECRET_KEY'] as const) {
+        if (!env[key]) ctx.addIssue({ code: 'custom', path: [key], message: 'required when SNAPSHOT_STORE=s3' });
+      }
     }
   })
   .transform((env) => ({ ...env, RT_SHARED_SECRET: env.RT_SHARED_SECRET ?? REALTIME_DEV_SHARED_SECRET }));

@@ -30,7 +30,7 @@ import { SCHEMA } from './repositories/journal';
 import { RoomManager } from './room/manager';
 import { startWsServer } from './server/wsServer';
 import { NodeRegistry } from './sharding/registry';
-import { FsSnapshotStore } from './storage/snapshots';
+import { openSnapshotStore } from './storage/fromEnv';
 
 async function main(): Promise<void> {
   const env = loadRealtimeEnv();
@@ -55,7 +55,7 @@ async function main(): Promise<void> {
   const relay = startOutboxRelay({ pool, schema: SCHEMA, bus, log });
   lifecycle.onShutdown('outbox relay', () => relay.stop());
 
-  const store = new FsSnapshotStore(env.SNAPSHOT_DIR);
+  const { store, description: snapshotStore } = await openSnapshotStore(env);
   let wsPort = env.RT_PORT;
   const registry = new NodeRegistry({
     redis,
@@ -102,7 +102,10 @@ async function main(): Promise<void> {
     bus,
     pool,
     schema: SCHEMA,
-    processor: new BoardPurgedProcessor(manager, store),
+    processor: new BoardPurgedProcessor(manager, store, (deleteFiles) => {
+      // after the commit: a failure leaves orphan objects (never a board without its snapshot)
+      void deleteFiles().catch((err: unknown) => log.warn({ err }, 'purge: deleting snapshot objects failed'));
+    }),
     log,
   });
   lifecycle.onShutdown('purge consumer', () => purge.stop());
@@ -144,7 +147,7 @@ async function main(): Promise<void> {
   lifecycle.onShutdown('health server', () => health.close());
   lifecycle.onShutdown('stop accepting', async () => ws.stopAccepting());
   lifecycle.onShutdown('mark not ready', async () => health.setStopping());
-  log.info({ healthPort: health.port, rtPort: ws.port, nodeId: env.RT_NODE_ID }, 'realtime node ready');
+  log.info({ healthPort: health.port, rtPort: ws.port, nodeId: env.RT_NODE_ID, snapshotStore }, 'realtime node ready');
 }
 
 main().catch((err: unknown) => {

@@ -19,14 +19,17 @@ import {
 import { loadBoardHandle, PgRoomJournal } from '../src/commands/boardStore';
 import { A } from '../src/doc/automerge';
 import { BoardPurgedProcessor } from '../src/processors/boardPurged';
-import { appendChanges, claimBoard, SCHEMA, STALE_TOKEN_SQLSTATE } from '../src/repositories/journal';
+import { appendChanges, claimBoard, recordSnapshot, SCHEMA, STALE_TOKEN_SQLSTATE } from '../src/repositories/journal';
 import { FencedError } from '../src/room/room';
 import { NodeRegistry } from '../src/sharding/registry';
-import { FsSnapshotStore } from '../src/storage/snapshots';
+import { FsSnapshotStore, snapshotKey } from '../src/storage/snapshots';
+import type { SnapshotStore } from '../src/storage/snapshots';
+import { startLocalS3 } from '../src/testing/localS3';
+import type { LocalS3 } from '../src/testing/localS3';
 import { silentLogger } from '../src/testing/fakes';
 import { addShape, penStroke } from '../src/testing/client';
 import type { BoardDoc } from '../src/testing/client';
-import { genesisChange } from '../src/doc/automerge';
+import { genesisChange, newHandle } from '../src/doc/automerge';
 import { withTransaction } from '@wb/platform';
 import { encodeJsonFrame, MSG } from '@wb/proto';
 import { OutboxSessionSink } from '../src/commands/sessionEvents';
@@ -103,9 +106,21 @@ describe('fencing (F1–F3)', () => {
   });
 });
 
-describe('snapshots and load (P4/P5)', () => {
+let s3: LocalS3;
+beforeAll(async () => {
+  s3 = await startLocalS3(await mkdtemp(join(tmpdir(), 'wb-s3rver-')));
+});
+afterAll(async () => {
+  await s3?.stop();
+});
+const stores: [string, () => SnapshotStore][] = [
+  ['filesystem', () => new FsSnapshotStore(dir)],
+  ['s3', () => s3.store()],
+];
+
+describe.each(stores)('snapshots and load (P4/P5) on %s', (_name, makeStore) => {
   it('load = latest snapshot + journal tail, and the snapshot compacts the journal', async () => {
-    const store = new FsSnapshotStore(dir);
+    const store = makeStore();
     const board = `folder/b${randomId()}`; // ids may contain slashes
     await claimBoard(pool, board, 1, 'a');
     const j = new PgRoomJournal(pool, board, 1, { lastSeq: 0, snapshotSeq: 0 });
@@ -122,8 +137,58 @@ describe('snapshots and load (P4/P5)', () => {
     first.handle.applyChanges(all.slice(4).map((c) => c.bytes));
     expect(loaded.handle.getHeads().sort()).toEqual(first.handle.getHeads().sort());
     expect(loaded.lastSeq).toBe(j.lastSeq);
+    expect(loaded.tailChanges).toBe(2);
+    expect(loaded.timings.total).toBeGreaterThan(0);
   });
 
+  it('P4: a tail of more than 9 rows loads in seq order and reports the last seq; it counts towards the next snapshot', async () => {
+    const store = makeStore();
+    const board = `b${randomId()}`;
+    await claimBoard(pool, board, 1, 'a');
+    const j = new PgRoomJournal(pool, board, 1, { lastSeq: 0, snapshotSeq: 0 });
+    const all = changes(25);
+    // make the rows' seqs cross a power of ten: as text, "1000" would sort before "996"
+    const { rows: seqRows } = await pool.query<{ s: string }>(
+      `SELECT nextval(pg_get_serial_sequence('journal', 'seq'))::text AS s`,
+    );
+    const crossing = 10 ** String(Number(seqRows[0]!.s) + 10).length;
+    await pool.query(`SELECT setval(pg_get_serial_sequence('journal', 'seq'), $1)`, [crossing - 5]);
+    for (const c of all) await j.append([c]); // one row each
+    const loaded = await loadBoardHandle(pool, store, board);
+    expect(loaded.lastSeq).toBe(j.lastSeq);
+    expect(loaded.tailChanges).toBe(25);
+    expect(loaded.handle.getHeads()).toEqual([all[24]!.hash]);
+    // the next owner inherits the tail count (maintain() snapshots once it reaches SNAPSHOT_EVERY_CHANGES)
+    await claimBoard(pool, board, 2, 'b');
+    const next = new PgRoomJournal(pool, board, 2, loaded);
+    expect(next.changesSinceSnapshot).toBe(25);
+    expect(await next.snapshot(store, loaded.handle)).toBe(true);
+    expect(next.changesSinceSnapshot).toBe(0);
+    const again = await loadBoardHandle(pool, store, board);
+    expect(again.tailChanges).toBe(0);
+    expect(again.lastSeq).toBe(loaded.lastSeq);
+    expect(again.handle.getHeads()).toEqual([all[24]!.hash]);
+  });
+
+  it('P5: snapshots written before the gzip format (plain save() bytes) still load', async () => {
+    const store = makeStore();
+    const board = `b${randomId()}`;
+    await claimBoard(pool, board, 1, 'a');
+    const all = changes(3);
+    const seq = await appendChanges(pool, board, 1, all);
+    const h = newHandle();
+    h.applyChanges([genesisChange(), ...all.map((c) => c.bytes)]);
+    const key = `${encodeURIComponent(board)}/${seq}-1.am`; // the old key and object format
+    await store.put(key, h.save());
+    await recordSnapshot(pool, board, 1, key, seq, 1);
+    const loaded = await loadBoardHandle(pool, store, board);
+    expect(loaded.tailChanges).toBe(0);
+    expect(loaded.handle.getHeads()).toEqual(h.getHeads());
+    h.free();
+  });
+});
+
+describe('snapshots and purge', () => {
   it('H3: a purged board loses journal, snapshots and room; a late write is fenced', async () => {
     const store = new FsSnapshotStore(dir);
     const board = `b${randomId()}`;
@@ -134,11 +199,27 @@ describe('snapshots and load (P4/P5)', () => {
     await j.append(cs);
     loaded.handle.applyChanges(cs.map((c) => c.bytes));
     await j.snapshot(store, loaded.handle);
+    const { rows: snaps } = await pool.query<{ storage_key: string }>(
+      'SELECT storage_key FROM snapshots WHERE board_id = $1',
+      [board],
+    );
+    expect(await store.get(snaps[0]!.storage_key)).not.toBeNull();
+    // an orphan (a snapshot written but never recorded, e.g. a crash in between) goes too
+    const orphan = snapshotKey(board, 999, 1);
+    await store.put(orphan, Uint8Array.of(1));
     const dropped: string[] = [];
     const deleted: string[] = [];
+    const afterCommit: Promise<void>[] = [];
     const p = new BoardPurgedProcessor(
       { dropPurged: (id) => dropped.push(id) },
-      { delete: async (k) => void deleted.push(...k) },
+      {
+        delete: async (k) => {
+          deleted.push(...k);
+          await store.delete(k);
+        },
+        deleteBoard: (id) => store.deleteBoard(id),
+      },
+      (fn) => void afterCommit.push(fn()),
     );
     await withTransaction(pool, (c) =>
       p.handle(
@@ -151,8 +232,11 @@ describe('snapshots and load (P4/P5)', () => {
         c,
       ),
     );
+    await Promise.all(afterCommit);
     expect(dropped).toEqual([board]);
-    expect(deleted).toHaveLength(1);
+    expect(deleted).toEqual([snaps[0]!.storage_key]);
+    expect(await store.get(snaps[0]!.storage_key)).toBeNull();
+    expect(await store.get(orphan)).toBeNull();
     const after = await pool.query(
       'SELECT (SELECT count(*) FROM journal WHERE board_id = $1)::int AS j, (SELECT count(*) FROM snapshots WHERE board_id = $1)::int AS s',
       [board],

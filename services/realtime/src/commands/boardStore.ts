@@ -1,40 +1,112 @@
 /**
  * Loading and persisting one board: load = latest snapshot + journal tail (SPEC P4); journal
  * appends carry the owner's fencing token (F1); snapshots compact the journal (P5).
+ *
+ * Where a 20k-stroke board's load time goes (bench/load.ts): Automerge's load of the snapshot
+ * (it re-encodes and SHA-256-hashes every change to rebuild the change graph, whatever the load
+ * options) and applying the journal tail (~0.1 ms and ~0.1–0.2 MB of wasm memory per change on a
+ * big document). So the tail is kept short (SNAPSHOT_EVERY_CHANGES, and a room that loaded a long
+ * tail snapshots at once), and the PostgreSQL read, the object fetch and the gunzip overlap.
  */
 import type { Pool } from '@wb/platform';
 import { genesisChange, loadHandle, newHandle } from '../doc/automerge';
 import type { Handle } from '../doc/automerge';
-import { appendChanges, isStaleToken, loadBoard, recordSnapshot } from '../repositories/journal';
+import { appendChanges, isStaleToken, journalTail, latestSnapshot, recordSnapshot } from '../repositories/journal';
 import { FencedError } from '../room/room';
 import type { JournalEntry, RoomJournal } from '../room/room';
-import { snapshotKey } from '../storage/snapshots';
+import { packSnapshot, snapshotKey, unpackSnapshot } from '../storage/snapshots';
 import type { SnapshotStore } from '../storage/snapshots';
+
+/** Snapshot (and compact) once this many changes were journaled since the last snapshot (P5). */
+export const SNAPSHOT_EVERY_CHANGES = 500;
+
+/** Milliseconds per load phase (wall clock; the fetch phases overlap). */
+export interface LoadTimings {
+  /** snapshot pointer row */
+  snapshotRow: number;
+  /** journal rows after the snapshot (PostgreSQL), concurrent with the object fetch */
+  journalRead: number;
+  /** snapshot object from the store, concurrent with the journal read */
+  objectRead: number;
+  /** gunzip on the thread pool, after the object read */
+  unpack: number;
+  /** wall time of the concurrent fetch (journal ∥ object + gunzip) */
+  fetch: number;
+  /** Automerge load of the snapshot document (or genesis) */
+  docLoad: number;
+  /** journal tail applied to the handle */
+  tailApply: number;
+  total: number;
+}
 
 export interface LoadedBoard {
   handle: Handle;
   lastSeq: number;
   storedBytes: number;
   snapshotSeq: number;
+  /** journal rows after the snapshot (they count towards the next snapshot) */
+  tailChanges: number;
+  timings: LoadTimings;
 }
 
 export async function loadBoardHandle(pool: Pool, store: SnapshotStore, boardId: string): Promise<LoadedBoard> {
-  const stored = await loadBoard(pool, boardId);
+  const t0 = performance.now();
+  const snapshot = await latestSnapshot(pool, boardId);
+  const tRow = performance.now();
+  const since = (t: number): number => performance.now() - t;
+  const timings: LoadTimings = {
+    snapshotRow: tRow - t0,
+    journalRead: 0,
+    objectRead: 0,
+    unpack: 0,
+    fetch: 0,
+    docLoad: 0,
+    tailApply: 0,
+    total: 0,
+  };
+  // the journal tail (PostgreSQL) and the snapshot object (store + gunzip off the event loop) at once
+  const [tail, doc] = await Promise.all([
+    journalTail(pool, boardId, snapshot?.upToSeq ?? 0).then((t) => ((timings.journalRead = since(tRow)), t)),
+    snapshot
+      ? store.get(snapshot.key).then(async (stored) => {
+          timings.objectRead = since(tRow);
+          if (!stored) throw new Error(`snapshot ${snapshot.key} of board ${boardId} is missing`);
+          const tUnpack = performance.now();
+          const bytes = await unpackSnapshot(stored);
+          timings.unpack = since(tUnpack);
+          return { bytes, storedSize: stored.length };
+        })
+      : null,
+  ]);
+  timings.fetch = since(tRow);
+  let t = performance.now();
   let handle: Handle;
-  let storedBytes = stored.tailBytes;
-  if (stored.snapshot) {
-    const bytes = await store.get(stored.snapshot.key);
-    if (!bytes) throw new Error(`snapshot ${stored.snapshot.key} of board ${boardId} is missing`);
-    handle = loadHandle(bytes);
-    storedBytes += bytes.length;
+  if (doc) {
+    handle = loadHandle(doc.bytes);
   } else {
     // every board starts from the same genesis change (SPEC D1)
     handle = newHandle();
     handle.applyChanges([genesisChange()]);
   }
-  if (stored.tail.length) handle.applyChanges(stored.tail.map((r) => r.bytes));
-  const lastSeq = stored.tail.length ? stored.tail[stored.tail.length - 1]!.seq : (stored.snapshot?.upToSeq ?? 0);
-  return { handle, lastSeq, storedBytes, snapshotSeq: stored.snapshot?.upToSeq ?? 0 };
+  timings.docLoad = since(t);
+  t = performance.now();
+  try {
+    // one change at a time: same time as one batch, about half the peak wasm memory (measured)
+    for (const change of tail.changes) handle.applyChanges([change]);
+  } catch (err) {
+    handle.free();
+    throw err;
+  }
+  timings.tailApply = since(t);
+  timings.total = since(t0);
+  return {
+    handle,
+    lastSeq: tail.changes.length ? tail.lastSeq : (snapshot?.upToSeq ?? 0),
+    storedBytes: tail.bytes + (doc?.storedSize ?? 0),
+    snapshotSeq: snapshot?.upToSeq ?? 0,
+    tailChanges: tail.changes.length,
+    timings,
+  };
 }
 
 /** The room's journal on PostgreSQL, writing with one fencing token. */
@@ -46,10 +118,12 @@ export class PgRoomJournal implements RoomJournal {
     private readonly pool: Pool,
     private readonly boardId: string,
     readonly token: number,
-    loaded: { lastSeq: number; snapshotSeq: number },
+    loaded: { lastSeq: number; snapshotSeq: number; tailChanges?: number },
   ) {
     this.lastSeq = loaded.lastSeq;
     this.snapshotSeq = loaded.snapshotSeq;
+    // a tail inherited from the previous owner counts: a long one is compacted right away
+    this.changesSinceSnapshot = loaded.tailChanges ?? 0;
   }
   async append(entries: JournalEntry[]): Promise<void> {
     try {
@@ -62,11 +136,13 @@ export class PgRoomJournal implements RoomJournal {
     }
   }
 
-  /** save() the handle, store it, compact the journal (no-op when nothing new was journaled). */
+  /** Save the handle, store it, compact the journal (no-op when nothing new was journaled). */
   async snapshot(store: SnapshotStore, handle: Handle): Promise<boolean> {
     const upTo = this.lastSeq;
     if (upTo <= this.snapshotSeq) return false;
-    const bytes = handle.save();
+    const covered = this.changesSinceSnapshot;
+    // the only synchronous part; compression runs on the thread pool (storage/snapshots.ts)
+    const bytes = await packSnapshot(handle.saveNoCompress());
     const key = snapshotKey(this.boardId, upTo, this.token);
     await store.put(key, bytes);
     let obsolete: string[];
@@ -78,7 +154,8 @@ export class PgRoomJournal implements RoomJournal {
       throw err;
     }
     this.snapshotSeq = upTo;
-    this.changesSinceSnapshot = 0;
+    // changes journaled while this snapshot was written still count towards the next one
+    this.changesSinceSnapshot = Math.max(0, this.changesSinceSnapshot - covered);
     await store.delete(obsolete);
     return true;
   }

@@ -16,6 +16,8 @@ export interface PurgeTarget {
 }
 export interface PurgeFiles {
   delete(keys: string[]): Promise<void>;
+  /** every object of the board, orphans included */
+  deleteBoard(boardId: string): Promise<void>;
 }
 
 export class BoardPurgedProcessor extends EventProcessor {
@@ -32,6 +34,9 @@ export class BoardPurgedProcessor extends EventProcessor {
     const { boardId } = EVENT_SCHEMAS['boards.board.purged.v1'].parse(event.data);
     const keys = await purgeBoard(client, boardId);
     this.rooms.dropPurged(boardId);
-    this.afterCommit(() => this.files.delete(keys));
+    this.afterCommit(async () => {
+      await this.files.delete(keys);
+      await this.files.deleteBoard(boardId);
+    });
   }
 }

@@ -6,7 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Logger, Pool } from '@wb/platform';
 import { RT_CLOSE, RT_TICK_MS } from '@wb/proto';
-import { loadBoardHandle, PgRoomJournal } from '../commands/boardStore';
+import { loadBoardHandle, PgRoomJournal, SNAPSHOT_EVERY_CHANGES } from '../commands/boardStore';
 import { claimBoard } from '../repositories/journal';
 import type { NodeRegistry } from '../sharding/registry';
 import type { SnapshotStore } from '../storage/snapshots';
@@ -48,7 +48,7 @@ export interface ManagerOptions {
   sessions?: SessionSink;
   /** journal batching (P1: ≤ 100 ms); default 50 */
   persistEveryMs?: number;
-  /** snapshot when this many changes were journaled since the last one; default 2000 */
+  /** snapshot when this many changes were journaled since the last one; default SNAPSHOT_EVERY_CHANGES */
   snapshotEveryChanges?: number;
   /** snapshot a changed board at least this often; default 60 000 */
   snapshotEveryMs?: number;
@@ -179,7 +179,10 @@ export class RoomManager {
     });
     this.rooms.set(boardId, open);
     this.opts.sessions?.started(open);
-    log.info({ boardId, token, lastSeq: loaded.lastSeq }, 'room opened');
+    log.info(
+      { boardId, token, lastSeq: loaded.lastSeq, tail: loaded.tailChanges, loadMs: loaded.timings },
+      'room opened',
+    );
     return { kind: 'open', room: open };
   }
 
@@ -198,7 +201,7 @@ export class RoomManager {
       }
       const j = r.journal;
       const due =
-        j.changesSinceSnapshot >= (this.opts.snapshotEveryChanges ?? 2000) ||
+        j.changesSinceSnapshot >= (this.opts.snapshotEveryChanges ?? SNAPSHOT_EVERY_CHANGES) ||
         (j.changesSinceSnapshot > 0 && now - r.lastSnapshotAt >= (this.opts.snapshotEveryMs ?? 60_000));
       if (due) await this.snapshot(r);
       if (r.room.size === 0 && now - r.room.lastActivity >= (this.opts.idleMs ?? 30_000)) {

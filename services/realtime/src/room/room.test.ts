@@ -25,9 +25,12 @@ function setup(opts: { deleteOwnOnly?: boolean } = {}) {
     log: silentLogger(),
   });
   /** connect a TestClient through a fake socket; frames are delivered synchronously */
-  const connect = (client: TestClient, identity: PeerIdentity) => {
+  const connect = (client: TestClient, identity: PeerIdentity, observe?: (frame: Uint8Array) => void) => {
     const socket = new FakeSocket();
-    socket.onSend = (f) => client.receive(f);
+    socket.onSend = (f) => {
+      observe?.(f);
+      client.receive(f);
+    };
     const ref: { peer?: ReturnType<Room['join']> } = {};
     const queue: Uint8Array[] = [];
     client.attach((f) => {
@@ -35,7 +38,9 @@ function setup(opts: { deleteOwnOnly?: boolean } = {}) {
         queue.push(f); // HELLO is handled by the server layer, not the room
       else room.receive(ref.peer, f);
     });
-    const peer = room.join(socket, identity);
+    const hello = splitFrame(queue.find((f) => splitFrame(f).type === MSG.HELLO)!).payload;
+    const { fresh } = JSON.parse(Buffer.from(hello).toString()) as { fresh?: boolean };
+    const peer = room.join(socket, identity, { fresh: fresh === true });
     ref.peer = peer;
     for (const f of queue.splice(0)) if (splitFrame(f).type !== MSG.HELLO) room.receive(peer, f);
     return { socket, peer };
@@ -245,6 +250,55 @@ describe('Room', () => {
     expect(c.pending.size).toBe(0);
     expect(journal.entries).toHaveLength(22);
     expect(room.handle.getHeads()).toEqual(c.heads());
+  });
+
+  it('S6: fresh clients get one shared catch-up document, then sync only what it lacks', async () => {
+    const { connect, settle } = setup();
+    const a = new TestClient(1);
+    connect(a, editor(1));
+    await settle();
+    for (let i = 0; i < 300; i++) a.edit((d) => addShape(d, `s${i}`, penStroke(`s${i}`, 1, [i, i, i + 1, i + 1])));
+    await settle();
+
+    const seen = (sizes: Map<number, number>, f: Uint8Array) => {
+      const { type } = splitFrame(f);
+      sizes.set(type, (sizes.get(type) ?? 0) + f.length);
+    };
+    const docs: Uint8Array[] = [];
+    const bSizes = new Map<number, number>();
+    const b = new TestClient(2);
+    connect(b, editor(2), (f) => {
+      seen(bSizes, f);
+      if (splitFrame(f).type === MSG.DOC) docs.push(f);
+    });
+    await settle();
+    a.edit((d) => addShape(d, 'late', penStroke('late', 1, [9, 9]))); // the next fresh peer syncs this on top
+    await settle();
+    const c = new TestClient(3);
+    connect(c, editor(3), (f) => {
+      if (splitFrame(f).type === MSG.DOC) docs.push(f);
+    });
+    await settle();
+
+    expect(docs).toHaveLength(2);
+    expect(docs[1]).toBe(docs[0]); // the same bytes: saved once for both
+    expect(b.inSync && c.inSync).toBe(true);
+    expect(c.shapeIds()).toEqual(a.shapeIds());
+    expect(c.heads()).toEqual(a.heads());
+    expect(b.heads()).toEqual(a.heads());
+    // what b needed beyond the document was a few sync round trips, not the board again
+    expect(bSizes.get(MSG.SYNC_S)!).toBeLessThan(bSizes.get(MSG.DOC)! / 10);
+
+    // a client that already has the board (a reconnect) is not sent the document
+    const again = new TestClient(3);
+    again.doc = c.doc;
+    let docFrames = 0;
+    connect(again, editor(3), (f) => {
+      if (splitFrame(f).type === MSG.DOC) docFrames++;
+    });
+    await settle();
+    expect(docFrames).toBe(0);
+    expect(again.inSync).toBe(true);
   });
 
   it('L1: an oversized frame or change closes that socket with 4413', async () => {

@@ -21,7 +21,7 @@ import {
   RT_LIMITS,
   splitFrame,
 } from '@wb/proto';
-import type { AccessCheckReply, RequestActor } from '@wb/proto';
+import type { AccessCheckReply, Hello, RequestActor } from '@wb/proto';
 import type { Logger } from '@wb/platform';
 import type { RoomManager } from '../room/manager';
 import type { Clock, Peer, PeerSocket } from '../room/room';
@@ -136,24 +136,23 @@ export async function startWsServer(opts: WsServerOptions): Promise<RunningWsSer
       }
       helloSeen = true;
       clearTimeout(timer);
-      let name: string | undefined;
+      let hello: Hello;
       try {
         const { type, payload } = splitFrame(frame);
         if (type !== MSG.HELLO) throw new FrameError('expected hello');
-        const hello = decodeJson(payload, helloSchema);
-        // J1: an incompatible client must reload
-        if (hello.protocol !== REALTIME_PROTOCOL_VERSION) return ws.close(RT_CLOSE.PROTOCOL_VERSION, 'reload');
-        name = hello.name;
+        hello = decodeJson(payload, helloSchema);
       } catch {
         return ws.close(RT_CLOSE.MALFORMED, 'malformed hello');
       }
-      void join(name).catch((err: unknown) => {
+      // J1: an incompatible client must reload
+      if (hello.protocol !== REALTIME_PROTOCOL_VERSION) return ws.close(RT_CLOSE.PROTOCOL_VERSION, 'reload');
+      void join(hello).catch((err: unknown) => {
         log.error({ err, boardId }, 'join failed');
         ws.close(RT_CLOSE.INTERNAL, 'internal error');
       });
     });
 
-    async function join(helloName: string | undefined): Promise<void> {
+    async function join(hello: Hello): Promise<void> {
       const requestActor: RequestActor = {
         userId: actor.userId,
         ...(actor.sessionId ? { sessionId: actor.sessionId } : {}),
@@ -183,13 +182,17 @@ export async function startWsServer(opts: WsServerOptions): Promise<RunningWsSer
       const guest = actor.userId === 0;
       const r = opened.room.room;
       if (r.closed) return ws.close(RT_CLOSE.ROOM_MOVED, 'room moved');
-      const p = r.join(socketAdapter(ws), {
-        userId: actor.userId,
-        name: guest ? (helloName ?? 'Guest') : (actor.name ?? helloName ?? `User ${actor.userId}`),
-        guest,
-        access: reply.access,
-        readOnlyReason: reply.readOnlyReason,
-      });
+      const p = r.join(
+        socketAdapter(ws),
+        {
+          userId: actor.userId,
+          name: guest ? (hello.name ?? 'Guest') : (actor.name ?? hello.name ?? `User ${actor.userId}`),
+          guest,
+          access: reply.access,
+          readOnlyReason: reply.readOnlyReason,
+        },
+        { fresh: hello.fresh === true },
+      );
       peer = p;
       room = r;
       for (const f of early.splice(0)) r.receive(p, f);

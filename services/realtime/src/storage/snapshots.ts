@@ -1,22 +1,64 @@
 /**
- * Object storage for snapshots behind one small interface (SPEC P5). The filesystem driver is
- * the default; an S3/MinIO driver implements the same interface later and runs the same
- * contract tests (snapshots.test.ts).
+ * Object storage for snapshots behind one small interface (SPEC P5): the filesystem driver here
+ * (default), the S3 driver in s3Snapshots.ts; both run the contract tests in snapshots.test.ts.
+ *
+ * A snapshot object is the board's uncompressed Automerge document (`saveNoCompress()`, ~6× cheaper
+ * on the event loop than `save()`, which deflates inside wasm) gzipped on the libuv thread pool;
+ * loading gunzips on the thread pool too. Objects written before that are plain `save()` bytes
+ * and still load (told apart by their magic bytes).
  */
 import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { randomBytes } from 'node:crypto';
+import { promisify } from 'node:util';
+import { gunzip, gzip } from 'node:zlib';
 
 export interface SnapshotStore {
+  /** write (or replace) an object; a reader never sees a half-written one */
   put(key: string, bytes: Uint8Array): Promise<void>;
   /** null when missing */
   get(key: string): Promise<Uint8Array | null>;
+  /** missing keys are ignored */
   delete(keys: string[]): Promise<void>;
+  /** every object of a board, including orphans a crash left behind (purge, SPEC H3) */
+  deleteBoard(boardId: string): Promise<void>;
 }
 
-/** Keys are "<urlencoded board id>/<seq>-<token>.am": one folder per board, no slashes inside names. */
+/** Keys are relative, "/"-separated, without empty, "." or ".." segments (no escaping the store). */
+export function assertSafeKey(key: string): void {
+  const segments = key.split('/');
+  if (!key || key.includes('\\') || segments.some((s) => s === '' || s === '.' || s === '..')) {
+    throw new Error(`snapshot key escapes the store: ${key}`);
+  }
+}
+
+/**
+ * Keys are "<board id with / as ~>/<seq>-<token>.am.gz": one folder per board. Board ids are
+ * [A-Za-z0-9_-] segments joined by "/" (proto BOARD_ID_PATTERN), so "~" is unambiguous, and no
+ * board's folder is a prefix of another's. (Not percent-encoding: S3 servers disagree on whether
+ * "%2F" in an object name is decoded.) Keys of older snapshots ("%2F") are read as recorded.
+ */
 export function snapshotKey(boardId: string, upToSeq: number, token: number): string {
-  return `${encodeURIComponent(boardId)}/${upToSeq}-${token}.am`;
+  return `${boardKeyPrefix(boardId)}${upToSeq}-${token}.am.gz`;
+}
+/** Every snapshot key of a board starts with this (purge lists and deletes by it). */
+export function boardKeyPrefix(boardId: string): string {
+  return `${encodeURIComponent(boardId).replaceAll('%2F', '~')}/`;
+}
+
+const gzipAsync = promisify(gzip);
+const gunzipAsync = promisify(gunzip);
+
+/** Stored form of a document saved with `saveNoCompress()`: gzip level 1, off the event loop. */
+export async function packSnapshot(doc: Uint8Array): Promise<Uint8Array> {
+  const z = await gzipAsync(doc, { level: 1 });
+  return new Uint8Array(z.buffer, z.byteOffset, z.byteLength);
+}
+/** Document bytes of a stored snapshot (gzip, or a plain Automerge document from before). */
+export async function unpackSnapshot(stored: Uint8Array): Promise<Uint8Array> {
+  if (stored[0] !== 0x1f || stored[1] !== 0x8b) return stored;
+  const b = await gunzipAsync(stored);
+  return new Uint8Array(b.buffer, b.byteOffset, b.byteLength);
 }
 
 export class FsSnapshotStore implements SnapshotStore {
@@ -25,6 +67,7 @@ export class FsSnapshotStore implements SnapshotStore {
     this.root = resolve(root);
   }
   private pathOf(key: string): string {
+    assertSafeKey(key);
     const p = resolve(join(this.root, key));
     if (!p.startsWith(this.root + '/')) throw new Error(`snapshot key escapes the store: ${key}`);
     return p;
@@ -48,5 +91,8 @@ export class FsSnapshotStore implements SnapshotStore {
   }
   async delete(keys: string[]): Promise<void> {
     await Promise.all(keys.map((k) => rm(this.pathOf(k), { force: true })));
+  }
+  async deleteBoard(boardId: string): Promise<void> {
+    await rm(this.pathOf(boardKeyPrefix(boardId).slice(0, -1)), { recursive: true, force: true });
   }
 }

@@ -49,12 +49,22 @@ export class TestClient {
     readonly name?: string,
   ) {}
 
-  /** A new connection: say hello; the server answers with welcome + sync. */
-  attach(send: (frame: Uint8Array) => void, protocol = REALTIME_PROTOCOL_VERSION): void {
+  /**
+   * A new connection: say hello; the server answers with welcome + sync. A client without a
+   * document asks for the catch-up document first (S6) unless `fresh` is false.
+   */
+  attach(send: (frame: Uint8Array) => void, protocol = REALTIME_PROTOCOL_VERSION, fresh = true): void {
     this.send = send;
     this.inSync = false;
     this.syncState = A.initSyncState();
-    send(encodeJsonFrame(MSG.HELLO, { protocol, ...(this.name ? { name: this.name } : {}) }));
+    const empty = A.getHeads(this.doc).length === 0;
+    send(
+      encodeJsonFrame(MSG.HELLO, {
+        protocol,
+        ...(this.name ? { name: this.name } : {}),
+        ...(fresh && empty ? { fresh: true } : {}),
+      }),
+    );
   }
   detach(): void {
     this.send = null;
@@ -67,6 +77,10 @@ export class TestClient {
       case MSG.WELCOME:
         this.welcome = decodeJson(payload, welcomeSchema);
         this.presence = this.welcome.presence;
+        return;
+      case MSG.DOC:
+        // S6: only ever sent before the first SYNC of a connection that said it had nothing
+        this.doc = A.load<BoardDoc>(payload.slice());
         return;
       case MSG.SYNC_S: {
         [this.doc, this.syncState] = A.receiveSyncMessage(this.doc, this.syncState, payload.slice());

@@ -43,6 +43,8 @@ export default defineConfig({
     proxy: {
       '/api': { target: gateway, changeOrigin: false },
       '/auth': { target: gateway, changeOrigin: false },
+      // board rooms: websocket upgrades to the gateway, which routes them to the owner node
+      '/rt': { target: gateway, changeOrigin: false, ws: true },
     },
   },
 });

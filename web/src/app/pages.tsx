@@ -63,7 +63,7 @@ export const PAGES: Record<PageKey, Page> = {
   invalidVerificationLink: lazyPage(auth, (m) => m.InvalidVerificationLinkPage),
   assignmentResponse: lazyPage(work, (m) => m.AssignmentResponsePage),
   board: lazyPage(
-    () => import('../features/boards/BoardPage'),
+    () => import('../features/board/BoardPage'),
     (m) => m.BoardPage,
   ),
   coursesTeach: lazyPage(work, (m) => m.CoursesPage),

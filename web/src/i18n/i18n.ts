@@ -35,7 +35,7 @@ const loaders: Record<Exclude<Locale, 'en'>, () => Promise<{ default: unknown }>
  * Feature namespaces: their own files per locale (`locales/<ns>/<lng>.json`), English included,
  * loaded by the feature's chunk on first use, so the first load of other pages does not carry them.
  */
-export const NAMESPACES = ['boards'] as const;
+export const NAMESPACES = ['boards', 'board'] as const;
 export type Namespace = (typeof NAMESPACES)[number];
 const namespaceLoaders: Record<Namespace, Record<Locale, () => Promise<{ default: unknown }>>> = {
   boards: {
@@ -49,6 +49,18 @@ const namespaceLoaders: Record<Namespace, Record<Locale, () => Promise<{ default
     pl: () => import('./locales/boards/pl.json'),
     et: () => import('./locales/boards/et.json'),
     ru: () => import('./locales/boards/ru.json'),
+  },
+  board: {
+    en: () => import('./locales/board/en.json'),
+    de: () => import('./locales/board/de.json'),
+    fr: () => import('./locales/board/fr.json'),
+    it: () => import('./locales/board/it.json'),
+    tr: () => import('./locales/board/tr.json'),
+    uk: () => import('./locales/board/uk.json'),
+    es: () => import('./locales/board/es.json'),
+    pl: () => import('./locales/board/pl.json'),
+    et: () => import('./locales/board/et.json'),
+    ru: () => import('./locales/board/ru.json'),
   },
 };
 /** namespaces some page asked for: a language switch loads them before switching */

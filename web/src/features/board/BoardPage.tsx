@@ -1,0 +1,126 @@
+/**
+ * `boards/{id}`: the full-screen board (spec §2). Guests pick a display name first; then the
+ * Automerge wasm loads (this route's chunk only) and the realtime client joins through the
+ * gateway. Close codes become the board lock screens; viewers get a read-only banner and
+ * disabled tools.
+ */
+import { useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { RT_LIMITS } from '@wb/proto';
+import type { PageProps } from '../../app/pageProps';
+import { LocalLink } from '../../app/prefix';
+import { useNamespace } from '../../i18n/useNamespace';
+import { Loading } from '../../ui/EmptyState';
+import { useSession } from '../session/useSession';
+import { BoardSession } from './BoardSession';
+import { loadAutomerge } from './realtime/loadAutomerge';
+import './board.css';
+
+const GUEST_NAME_KEY = 'wb.guestName';
+
+function storedGuestName(): string {
+  try {
+    return localStorage.getItem(GUEST_NAME_KEY) ?? '';
+  } catch {
+    return '';
+  }
+}
+
+export function BoardPage({ match, url }: PageProps) {
+  const boardId = match.params.id ?? '';
+  const strings = useNamespace('board');
+  const { session, user, settings } = useSession();
+  const [guestName, setGuestName] = useState<string | null>(null);
+  const [engine, setEngine] = useState<'loading' | 'ready' | 'failed'>('loading');
+
+  useEffect(() => {
+    let live = true;
+    loadAutomerge().then(
+      () => live && setEngine('ready'),
+      (err: unknown) => {
+        console.error('board editor failed to load', err);
+        if (live) setEngine('failed');
+      },
+    );
+    return () => {
+      live = false;
+    };
+  }, []);
+
+  if (!strings || session.status === 'loading') return <Loading />;
+  if (engine === 'failed') return <LoadFailed />;
+  if (!user && guestName === null) return <GuestJoin onJoin={setGuestName} loginGoto={url} />;
+  if (engine === 'loading') return <Loading />;
+  const name = user ? user.name : guestName!;
+  const style = {
+    strokeColor:
+      ((settings.toolStrokeColor[0] << 16) | (settings.toolStrokeColor[1] << 8) | settings.toolStrokeColor[2]) >>> 0,
+    strokeWidth: settings.toolStrokeWidth,
+  };
+  return (
+    <BoardSession key={boardId} boardId={boardId} userId={user?.id ?? 0} name={name} guest={!user} style={style} />
+  );
+}
+
+function LoadFailed() {
+  const { t } = useTranslation('board');
+  return (
+    <main id="main" className="board-lock">
+      <h1>{t('lock.errorTitle')}</h1>
+      <p>{t('loadFailed')}</p>
+      <button type="button" className="primary" onClick={() => window.location.reload()}>
+        {t('lock.reload')}
+      </button>
+    </main>
+  );
+}
+
+/** Guests join by link with a display name (≤ 60 characters, SPEC L3). */
+function GuestJoin({ onJoin, loginGoto }: { onJoin: (name: string) => void; loginGoto: string }) {
+  const { t } = useTranslation('board');
+  const [name, setName] = useState(storedGuestName);
+  const [error, setError] = useState<string | null>(null);
+  const submit = (e: React.FormEvent) => {
+    e.preventDefault();
+    const value = name.trim();
+    if (!value) return setError(t('guest.required'));
+    if (value.length > RT_LIMITS.maxNameLength) return setError(t('guest.tooLong', { max: RT_LIMITS.maxNameLength }));
+    try {
+      localStorage.setItem(GUEST_NAME_KEY, value);
+    } catch {
+      // private mode: the name is asked again next time
+    }
+    onJoin(value);
+  };
+  return (
+    <main id="main" className="board-lock">
+      <form className="guest-join" onSubmit={submit} noValidate>
+        <h1>{t('guest.title')}</h1>
+        <p>{t('guest.text')}</p>
+        <label htmlFor="guest-name">{t('guest.name')}</label>
+        <input
+          id="guest-name"
+          value={name}
+          maxLength={RT_LIMITS.maxNameLength}
+          autoComplete="nickname"
+          aria-invalid={error ? true : undefined}
+          aria-describedby={error ? 'guest-name-error' : undefined}
+          onChange={(e) => {
+            setName(e.target.value);
+            setError(null);
+          }}
+          autoFocus
+        />
+        {error ? (
+          <p id="guest-name-error" className="field-error" role="alert">
+            {error}
+          </p>
+        ) : null}
+        <button type="submit" className="primary">
+          {t('guest.join')}
+        </button>
+        <LocalLink to={`/login?goto=${encodeURIComponent(loginGoto)}`}>{t('guest.login')}</LocalLink>
+      </form>
+    </main>
+  );
+}

@@ -1,0 +1,341 @@
+/**
+ * @jest-environment node
+ */
+/// <reference types="jest" />
+/// <reference types="node" />
+/**
+ * The browser's board client against an in-memory realtime node, with real Automerge (wasm
+ * loaded from the package, as the app does through Vite) and a manual clock. Rule ids are the
+ * realtime SPEC's.
+ */
+import { readFileSync } from 'node:fs';
+import * as A from '@automerge/automerge/slim';
+import { RT_CLOSE, SHAPE_STYLE_DEFAULTS } from '@wb/proto';
+import type { PenShape, RtError } from '@wb/proto';
+import { BoardClient, backoffDelay, closeAction } from './boardClient';
+import { getShape, newShapeId, putShape, removeShape } from './boardDoc';
+import { MemoryServer } from './testing/memoryServer';
+import { FakeTimers } from './testing/fakeTimers';
+import type { Transport } from './transport';
+
+beforeAll(async () => {
+  await A.initializeWasm(readFileSync(require.resolve('@automerge/automerge/automerge.wasm')));
+});
+
+/** let queued frames (microtasks) and the I/O turn run */
+async function settle(rounds = 20): Promise<void> {
+  for (let i = 0; i < rounds; i++) await new Promise((r) => setImmediate(r));
+}
+
+function pen(id: string, creator: number, points = [0, 0, 10, 10]): PenShape {
+  return {
+    id,
+    kind: 'pen',
+    creator,
+    z: 'a0',
+    x: 5,
+    y: 6,
+    strokeColor: SHAPE_STYLE_DEFAULTS.strokeColor,
+    strokeWidth: SHAPE_STYLE_DEFAULTS.strokeWidth,
+    points: new Uint8Array(new Float32Array(points).buffer),
+  };
+}
+
+function joined(server: MemoryServer, userId = 7, timers = new FakeTimers()) {
+  const client = new BoardClient({ transport: server.transport(userId), userId, timers, random: () => 0.5 });
+  client.start();
+  return { client, timers };
+}
+
+describe('join and edit (J2, J5, S2, P2)', () => {
+  it('edits only after the genesis arrived; saving → saved on the SAVED ack', async () => {
+    const server = new MemoryServer();
+    server.autoSave = false;
+    const { client } = joined(server);
+    expect(client.getSnapshot().status).toBe('connecting');
+    expect(client.change((d) => putShape(d, pen('early', 7)))).toBeNull(); // J5
+    await settle();
+    const s = client.getSnapshot();
+    expect(s).toMatchObject({ status: 'live', ready: true, saveState: 'saved', readOnly: false });
+    expect(s.welcome?.role).toBe('editor');
+
+    const hash = client.change((d) => putShape(d, pen('s1', 7)));
+    expect(hash).toMatch(/^[0-9a-f]{64}$/);
+    expect(client.getSnapshot()).toMatchObject({ saveState: 'saving', pending: 1 });
+    await settle();
+    expect(server.shapeIds()).toEqual(['s1']);
+    expect(client.getSnapshot().saveState).toBe('saving'); // applied, not yet durable
+    server.flushSaves();
+    await settle();
+    expect(client.getSnapshot()).toMatchObject({ saveState: 'saved', pending: 0 });
+    expect(client.pending.size).toBe(0);
+  });
+
+  it('another client sees the change, with the touched shape id (S5)', async () => {
+    const server = new MemoryServer();
+    const a = joined(server, 1).client;
+    const b = joined(server, 2).client;
+    await settle();
+    const seen: string[] = [];
+    b.onDoc((u) => {
+      if (!u.all) seen.push(...u.ids);
+    });
+    a.change((d) => putShape(d, pen('s1', 1)));
+    await settle();
+    expect(seen).toEqual(['s1']);
+    const shape = getShape(b.doc, 's1');
+    expect(shape).toMatchObject({ id: 's1', kind: 'pen', creator: 1, z: 'a0', x: 5, y: 6 });
+    expect(
+      b
+        .getSnapshot()
+        .presence.map((p) => p.userId)
+        .sort(),
+    ).toEqual([1, 2]);
+  });
+
+  it('stores atomic strings as ImmutableString and points as bytes (D3)', async () => {
+    const server = new MemoryServer();
+    const { client } = joined(server);
+    await settle();
+    client.change((d) => putShape(d, pen('s1', 7)));
+    const raw = (client.doc.shapes as Record<string, Record<string, Record<string, unknown>>>)[
+      Object.keys(client.doc.shapes!).find((b) => 's1' in client.doc.shapes![b]!)!
+    ]!.s1!;
+    expect(A.isImmutableString(raw.id)).toBe(true);
+    expect(A.isImmutableString(raw.kind)).toBe(true);
+    expect(A.isImmutableString(raw.z)).toBe(true);
+    expect(raw.points).toBeInstanceOf(Uint8Array);
+  });
+
+  it('new ids use the 64-character alphabet, 21 long', () => {
+    expect(newShapeId()).toMatch(/^[A-Za-z0-9_-]{21}$/);
+    expect(newShapeId()).not.toBe(newShapeId());
+  });
+});
+
+describe('catch-up document (S6)', () => {
+  it('a client with no document asks for one (fresh), loads it, and its reconnects do not ask again', async () => {
+    const server = new MemoryServer();
+    const other = joined(server, 8).client;
+    await settle();
+    for (let i = 0; i < 20; i++) other.change((d) => putShape(d, pen(`s${i}`, 8)));
+    await settle();
+
+    const timers = new FakeTimers();
+    const client = new BoardClient({ transport: server.transport(7), userId: 7, timers, random: () => 0.5 });
+    const changed: Array<boolean> = [];
+    client.onDoc((c) => changed.push(c.all));
+    client.start();
+    await settle();
+    expect(server.hellos.at(-1)).toMatchObject({ fresh: true });
+    expect(client.getSnapshot()).toMatchObject({ status: 'live', ready: true });
+    expect(getShape(client.doc, 's19')).toBeDefined();
+    expect(changed).toContain(true); // the whole scene is drawn from the loaded document
+
+    server.closeAll(RT_CLOSE.ROOM_MOVED);
+    await settle();
+    timers.advance(100);
+    await settle();
+    expect(client.getSnapshot().status).toBe('live');
+    expect(server.hellos.at(-1)?.fresh).toBeUndefined();
+  });
+});
+
+describe('reconnect and resend (S2, H2, C)', () => {
+  it('on SYNCED after a reconnect re-sends every unsaved change; a node that lost them gets them', async () => {
+    const first = new MemoryServer();
+    first.autoSave = false;
+    let current = first;
+    const transport: Transport = { connect: (h) => current.transport(7).connect(h) };
+    const timers = new FakeTimers();
+    const client = new BoardClient({ transport, userId: 7, timers, random: () => 0.5 });
+    client.start();
+    await settle();
+    const hash = client.change((d) => putShape(d, pen('s1', 7)))!;
+    await settle();
+    expect(client.getSnapshot().saveState).toBe('saving');
+
+    // the node dies before journaling; the board restarts elsewhere from the genesis only
+    const second = new MemoryServer();
+    current = second;
+    first.closeAll(RT_CLOSE.ROOM_MOVED);
+    await settle();
+    expect(client.getSnapshot()).toMatchObject({ status: 'reconnecting', saveState: 'reconnecting' });
+    expect(timers.pending[0]).toBeLessThanOrEqual(100); // 4412: at once
+    timers.advance(100);
+    await settle();
+    expect(client.getSnapshot()).toMatchObject({ status: 'live', saveState: 'saved' });
+    expect(second.shapeIds()).toEqual(['s1']);
+    expect(client.pending.has(hash)).toBe(false);
+  });
+
+  it('S2: a change the node applied but never acknowledged is re-sent after SYNCED', async () => {
+    const server = new MemoryServer();
+    server.autoSave = false;
+    const { client, timers } = joined(server);
+    await settle();
+    const hash = client.change((d) => putShape(d, pen('s1', 7)))!;
+    await settle();
+    expect(server.received.filter((h) => h === hash)).toHaveLength(1);
+    server.closeAll(RT_CLOSE.ROOM_MOVED); // e.g. lease lost before the journal write
+    await settle();
+    timers.advance(100);
+    await settle();
+    expect(client.getSnapshot()).toMatchObject({ status: 'live', saveState: 'saving' });
+    // the sync exchange did not carry it (the node has it): the CHANGES re-send did
+    expect(server.received.filter((h) => h === hash)).toHaveLength(2);
+    server.flushSaves();
+    await settle();
+    expect(client.getSnapshot()).toMatchObject({ saveState: 'saved', pending: 0 });
+  });
+
+  it('keeps editing while disconnected and delivers it after the reconnect', async () => {
+    const server = new MemoryServer();
+    const { client, timers } = joined(server);
+    await settle();
+    server.closeAll(1006);
+    await settle();
+    expect(client.change((d) => putShape(d, pen('offline', 7)))).not.toBeNull();
+    expect(client.getSnapshot().saveState).toBe('reconnecting');
+    timers.advance(10_000);
+    await settle();
+    expect(server.shapeIds()).toEqual(['offline']);
+    expect(client.getSnapshot().saveState).toBe('saved');
+  });
+
+  it('backs off exponentially (with jitter) after failures, and resets after a sync', async () => {
+    expect([0, 1, 2, 3, 10].map((n) => backoffDelay(n, () => 0.5))).toEqual([250, 500, 1000, 2000, 10_000]);
+    expect(backoffDelay(2, () => 0)).toBe(750);
+    expect(backoffDelay(2, () => 1)).toBe(1250);
+    const server = new MemoryServer();
+    server.refuseWith = RT_CLOSE.INTERNAL;
+    const { timers } = joined(server);
+    const delays: number[] = [];
+    for (let i = 0; i < 4; i++) {
+      await settle();
+      delays.push(timers.pending[0]!);
+      timers.advance(timers.pending[0]!);
+    }
+    expect(delays).toEqual([250, 500, 1000, 2000]);
+  });
+
+  it.each([
+    [RT_CLOSE.RESTRICTED, 'restricted'],
+    [RT_CLOSE.NOT_FOUND, 'notFound'],
+    [RT_CLOSE.BOARD_GONE, 'notFound'],
+    [RT_CLOSE.READ_ONLY_PLAN, 'readOnlyPlan'],
+    [RT_CLOSE.PROTOCOL_VERSION, 'reload'],
+    [RT_CLOSE.MALFORMED, 'error'],
+    [RT_CLOSE.TOO_LARGE, 'error'],
+    [RT_CLOSE.UNAUTHENTICATED, 'unauthenticated'],
+  ])('close %i shows the lock screen %s and does not reconnect', async (code, reason) => {
+    const server = new MemoryServer();
+    server.refuseWith = code;
+    const { client, timers } = joined(server);
+    await settle();
+    expect(client.getSnapshot()).toMatchObject({ status: 'locked', lock: reason });
+    expect(timers.pending).toEqual([]);
+    expect(client.change((d) => putShape(d, pen('x', 7)))).toBeNull();
+  });
+
+  it('maps every reconnect code of the table', () => {
+    for (const code of [RT_CLOSE.WRONG_NODE, RT_CLOSE.ROOM_MOVED])
+      expect(closeAction(code)).toEqual({ kind: 'reconnect', now: true });
+    for (const code of [RT_CLOSE.JOIN_TIMEOUT, RT_CLOSE.SLOW_CONSUMER, RT_CLOSE.INTERNAL, 1006, 1001])
+      expect(closeAction(code)).toEqual({ kind: 'reconnect', now: false });
+    expect(closeAction(RT_CLOSE.BOARD_FULL)).toEqual({ kind: 'readOnly' });
+  });
+
+  it('4414 board full: reconnects read-only', async () => {
+    const server = new MemoryServer();
+    const { client, timers } = joined(server);
+    await settle();
+    server.closeAll(RT_CLOSE.BOARD_FULL);
+    await settle();
+    timers.advance(1000);
+    await settle();
+    expect(client.getSnapshot()).toMatchObject({ status: 'live', readOnly: true, readOnlyCause: 'boardFull' });
+    expect(client.change((d) => putShape(d, pen('x', 7)))).toBeNull();
+  });
+});
+
+describe('roles and refused changes (J4, D5–D7)', () => {
+  it('a viewer is read-only: its tools cannot change the document', async () => {
+    const server = new MemoryServer({ role: 'viewer' });
+    const { client } = joined(server);
+    await settle();
+    expect(client.getSnapshot()).toMatchObject({ ready: true, readOnly: true, readOnlyCause: 'viewer' });
+    expect(client.canEdit()).toBe(false);
+    expect(client.change((d) => putShape(d, pen('x', 7)))).toBeNull();
+  });
+
+  it('plan read-only (readOnlyReason) disables editing too', async () => {
+    const server = new MemoryServer({ role: 'viewer', readOnlyReason: 'planLimits' });
+    const { client } = joined(server);
+    await settle();
+    expect(client.getSnapshot()).toMatchObject({ readOnly: true, readOnlyCause: 'plan' });
+  });
+
+  it('an ERROR with hashes drops the local document and rejoins: the refused delete is undone', async () => {
+    const deletes = (c: A.DecodedChange) => c.ops.some((op) => op.action === 'del');
+    const server = new MemoryServer({ refuse: (c) => (deletes(c) ? 'delete_own_only' : null) });
+    const { client, timers } = joined(server);
+    const errors: RtError[] = [];
+    client.onError((e) => errors.push(e));
+    await settle();
+    client.change((d) => putShape(d, pen('theirs', 7)));
+    await settle();
+    const refused = client.change((d) => removeShape(d, 'theirs'))!;
+    expect(getShape(client.doc, 'theirs')).toBeNull();
+    await settle();
+    timers.advance(200);
+    await settle();
+    expect(errors).toEqual([{ code: 'delete_own_only', message: 'refused', hashes: [refused] }]);
+    expect(client.getSnapshot()).toMatchObject({ status: 'live', ready: true, saveState: 'saved', pending: 0 });
+    expect(getShape(client.doc, 'theirs')).toMatchObject({ id: 'theirs' });
+    // and the client goes on editing on the fresh document
+    client.change((d) => putShape(d, pen('after', 7)));
+    await settle();
+    expect(server.shapeIds()).toEqual(['after', 'theirs']);
+  });
+});
+
+describe('ephemeral channel (E1–E3)', () => {
+  it('cursors reach the other peers, tagged with the sender peer id; own entries are ignored', async () => {
+    const server = new MemoryServer();
+    const a = joined(server, 1).client;
+    const b = joined(server, 2).client;
+    await settle();
+    a.outbox.setCursor({ x: 10, y: 20 });
+    await settle();
+    const aPeer = a.getSnapshot().welcome!.peerId;
+    expect(b.remote.cursors.get(aPeer)).toMatchObject({ x: 10, y: 20 });
+    expect(a.remote.cursors.size).toBe(0);
+    // the peer leaves: its cursor goes with it
+    a.stop();
+    await settle();
+    expect(b.remote.cursors.size).toBe(0);
+  });
+
+  it('a stroke in progress is visible to others before it is committed, then replaced by the shape', async () => {
+    const server = new MemoryServer();
+    const a = joined(server, 1);
+    const b = joined(server, 2).client;
+    await settle();
+    a.client.outbox.strokeStart('st1', 0xff0000, 4, 0, 0);
+    for (let i = 1; i <= 5; i++) {
+      a.timers.advance(10);
+      a.client.outbox.strokePoint(i, i);
+    }
+    a.timers.advance(40);
+    await settle();
+    expect(b.remote.strokes.get('st1')).toMatchObject({ color: 0xff0000, width: 4, ended: false });
+    expect(b.remote.strokes.get('st1')!.points).toEqual([0, 0, 1, 1, 2, 2, 3, 3, 4, 4, 5, 5]);
+    a.client.outbox.strokeEnd();
+    a.timers.advance(40);
+    a.client.change((d) => putShape(d, pen('st1', 1)));
+    await settle();
+    expect(b.remote.strokes.has('st1')).toBe(false); // the committed shape replaced the preview
+    expect(getShape(b.doc, 'st1')).not.toBeNull();
+  });
+});

@@ -1,0 +1,482 @@
+/**
+ * The browser's realtime board client (protocol logic only, no UI; the reference is
+ * services/realtime/src/testing/client.ts): keeps a high-level Automerge document, joins with
+ * the sync protocol, sends each committed change once in sync, tracks which of its changes are
+ * saved, reconnects after failures and re-sends what the server may lack (SPEC J*, S*, P2, C).
+ *
+ * Transport and timers are injected, so unit tests run it against an in-memory server.
+ */
+import * as A from '@automerge/automerge/slim';
+import {
+  decodeEphemeralBatch,
+  decodeList,
+  encodeBytesFrame,
+  encodeEphemeral,
+  encodeJsonFrame,
+  encodeListFrame,
+  MSG,
+  REALTIME_PROTOCOL_VERSION,
+  RT_CLOSE,
+  RT_LIMITS,
+  splitFrame,
+} from '@wb/proto';
+import type { EphemeralKind, PresenceEntry, RtError, Welcome } from '@wb/proto';
+import { getShape, isReady, touchedShapeIds, type BoardDoc } from './boardDoc';
+import { EphemeralOutbox, RemoteEphemeral } from './ephemeral';
+import { decodePresence, decodeRtError, decodeSaved, decodeWelcome } from './messages';
+import type { Connection, Transport } from './transport';
+import { browserTimers, type Timers } from './timers';
+
+/** Lock screens (product spec §2 "board lock screens"). */
+export type LockReason = 'restricted' | 'notFound' | 'readOnlyPlan' | 'reload' | 'error' | 'unauthenticated';
+export type ConnectionStatus = 'connecting' | 'syncing' | 'live' | 'reconnecting' | 'locked' | 'stopped';
+export type SaveState = 'saved' | 'saving' | 'reconnecting';
+
+/** What the client does after a close code (SPEC close-code table). */
+export type CloseAction =
+  { kind: 'reconnect'; now: boolean } | { kind: 'lock'; reason: LockReason } | { kind: 'readOnly' };
+
+export function closeAction(code: number): CloseAction {
+  switch (code) {
+    case RT_CLOSE.WRONG_NODE:
+    case RT_CLOSE.ROOM_MOVED:
+      return { kind: 'reconnect', now: true };
+    case RT_CLOSE.JOIN_TIMEOUT:
+    case RT_CLOSE.SLOW_CONSUMER:
+    case RT_CLOSE.INTERNAL:
+      return { kind: 'reconnect', now: false };
+    case RT_CLOSE.RESTRICTED:
+      return { kind: 'lock', reason: 'restricted' };
+    case RT_CLOSE.NOT_FOUND:
+    case RT_CLOSE.BOARD_GONE:
+      return { kind: 'lock', reason: 'notFound' };
+    case RT_CLOSE.READ_ONLY_PLAN:
+      return { kind: 'lock', reason: 'readOnlyPlan' };
+    case RT_CLOSE.PROTOCOL_VERSION:
+      return { kind: 'lock', reason: 'reload' };
+    case RT_CLOSE.MALFORMED:
+    case RT_CLOSE.TOO_LARGE:
+      return { kind: 'lock', reason: 'error' };
+    case RT_CLOSE.UNAUTHENTICATED:
+      return { kind: 'lock', reason: 'unauthenticated' };
+    case RT_CLOSE.BOARD_FULL:
+      return { kind: 'readOnly' };
+    default:
+      // network loss, gateway 502/503 before the upgrade (1006), server restarts (1001/1012)
+      return { kind: 'reconnect', now: false };
+  }
+}
+
+/** Reconnect delays: 250 ms doubling to 10 s, with ±25 % jitter so a node's clients spread out. */
+export function backoffDelay(attempt: number, random: () => number): number {
+  const base = Math.min(10_000, 250 * 2 ** Math.max(0, attempt));
+  return Math.round(base * (0.75 + random() * 0.5));
+}
+
+export interface BoardSnapshot {
+  status: ConnectionStatus;
+  lock: LockReason | null;
+  saveState: SaveState;
+  welcome: Welcome | null;
+  presence: readonly PresenceEntry[];
+  /** the genesis has arrived: the document can be shown and edited (J5) */
+  ready: boolean;
+  /** viewer role, plan read-only, or board full: tools are disabled */
+  readOnly: boolean;
+  readOnlyCause: 'viewer' | 'plan' | 'boardFull' | null;
+  pending: number;
+}
+
+export type DocUpdate = { all: true } | { all: false; ids: ReadonlySet<string> };
+
+export interface BoardClientOptions {
+  transport: Transport;
+  /** the author's user id (0 for a guest): new shapes carry it as `creator` (SPEC D7) */
+  userId: number;
+  /** display name sent in HELLO (guests pick one; ≤ 60 characters) */
+  name?: string;
+  timers?: Timers;
+  random?: () => number;
+}
+
+type Listener<T> = (value: T) => void;
+
+export class BoardClient {
+  doc: A.Doc<BoardDoc> = A.init<BoardDoc>();
+  private syncState = A.initSyncState();
+  private conn: Connection | null = null;
+  /** bumped per connection: events of an old connection are ignored */
+  private generation = 0;
+  private inSync = false;
+  private everLive = false;
+  private attempts = 0;
+  private reconnectTimer: unknown = null;
+  private stopped = false;
+  /** own changes not yet acknowledged as saved, in the order they were made */
+  readonly pending = new Map<string, Uint8Array>();
+  /** own unsaved changes kept across a document drop (D7), applied again after the next sync */
+  private carryOver: Uint8Array[] = [];
+  readonly remote = new RemoteEphemeral();
+  readonly outbox: EphemeralOutbox;
+  private snapshot: BoardSnapshot = {
+    status: 'connecting',
+    lock: null,
+    saveState: 'saved',
+    welcome: null,
+    presence: [],
+    ready: false,
+    readOnly: false,
+    readOnlyCause: null,
+    pending: 0,
+  };
+  private boardFull = false;
+  private readonly timers: Timers;
+  private readonly random: () => number;
+  private readonly snapshotListeners = new Set<Listener<BoardSnapshot>>();
+  private readonly docListeners = new Set<Listener<DocUpdate>>();
+  private readonly errorListeners = new Set<Listener<RtError>>();
+  private readonly ephemeralListeners = new Set<Listener<void>>();
+
+  constructor(private readonly opts: BoardClientOptions) {
+    this.timers = opts.timers ?? browserTimers;
+    this.random = opts.random ?? Math.random;
+    this.outbox = new EphemeralOutbox((kind, bytes) => this.sendEphemeral(kind, bytes), this.timers);
+  }
+
+  get userId(): number {
+    return this.opts.userId;
+  }
+
+  // ------------------------------------------------------------------------------------------
+  // subscriptions (React reads the snapshot with useSyncExternalStore; the canvas the doc events)
+
+  getSnapshot = (): BoardSnapshot => this.snapshot;
+  subscribe = (fn: Listener<BoardSnapshot>): (() => void) => {
+    this.snapshotListeners.add(fn);
+    return () => this.snapshotListeners.delete(fn);
+  };
+  onDoc(fn: Listener<DocUpdate>): () => void {
+    this.docListeners.add(fn);
+    return () => this.docListeners.delete(fn);
+  }
+  onError(fn: Listener<RtError>): () => void {
+    this.errorListeners.add(fn);
+    return () => this.errorListeners.delete(fn);
+  }
+  onEphemeral(fn: Listener<void>): () => void {
+    this.ephemeralListeners.add(fn);
+    return () => this.ephemeralListeners.delete(fn);
+  }
+
+  private update(patch: Partial<BoardSnapshot>): void {
+    const next = { ...this.snapshot, ...patch };
+    const live = next.status === 'live' || next.status === 'syncing';
+    next.pending = this.pending.size;
+    next.saveState =
+      !live && (this.everLive || this.pending.size > 0)
+        ? 'reconnecting'
+        : this.pending.size > 0 || this.carryOver.length > 0
+          ? 'saving'
+          : 'saved';
+    const w = next.welcome;
+    next.readOnlyCause = this.boardFull
+      ? 'boardFull'
+      : w?.readOnlyReason
+        ? 'plan'
+        : w?.role === 'viewer'
+          ? 'viewer'
+          : null;
+    next.readOnly = next.readOnlyCause !== null;
+    const prev = this.snapshot;
+    if ((Object.keys(next) as (keyof BoardSnapshot)[]).every((k) => prev[k] === next[k])) return;
+    this.snapshot = next;
+    for (const fn of this.snapshotListeners) fn(next);
+  }
+
+  private docChanged(update: DocUpdate): void {
+    if (update.all || update.ids.size) for (const fn of this.docListeners) fn(update);
+  }
+
+  // ------------------------------------------------------------------------------------------
+  // connection lifecycle
+
+  start(): void {
+    this.stopped = false;
+    this.connect();
+  }
+
+  /** leave the board (page closed): no reconnects */
+  stop(): void {
+    this.stopped = true;
+    if (this.reconnectTimer !== null) this.timers.clearTimeout(this.reconnectTimer);
+    this.reconnectTimer = null;
+    this.generation++;
+    this.conn?.close(1000, 'bye');
+    this.conn = null;
+    this.inSync = false;
+    this.outbox.reset();
+    this.update({ status: 'stopped' });
+  }
+
+  private connect(): void {
+    if (this.stopped) return;
+    this.reconnectTimer = null;
+    const gen = ++this.generation;
+    this.inSync = false;
+    this.syncState = A.initSyncState();
+    this.update({ status: this.everLive ? 'reconnecting' : 'connecting' });
+    this.conn = this.opts.transport.connect({
+      onOpen: () => {
+        if (gen !== this.generation) return;
+        const hello = {
+          protocol: REALTIME_PROTOCOL_VERSION,
+          ...(this.opts.name ? { name: this.opts.name } : {}),
+          // S6: with no document yet, a recent whole one first (shared with every other joiner)
+          ...(A.getHeads(this.doc).length === 0 ? { fresh: true } : {}),
+        };
+        this.conn?.send(encodeJsonFrame(MSG.HELLO, hello));
+      },
+      onFrame: (frame) => {
+        if (gen !== this.generation) return;
+        try {
+          this.receive(frame);
+        } catch (err) {
+          // a frame this client cannot read: start over on a fresh connection
+          console.error('realtime frame failed', err);
+          this.dropConnection(RT_CLOSE.INTERNAL);
+        }
+      },
+      onClose: (code) => {
+        if (gen !== this.generation) return;
+        this.conn = null;
+        this.handleClose(code);
+      },
+    });
+  }
+
+  private dropConnection(code: number): void {
+    this.generation++;
+    this.conn?.close(1000, 'client restart');
+    this.conn = null;
+    this.handleClose(code);
+  }
+
+  private handleClose(code: number): void {
+    this.inSync = false;
+    this.outbox.reset();
+    this.remote.clear();
+    for (const fn of this.ephemeralListeners) fn();
+    if (this.stopped) return;
+    const action = closeAction(code);
+    if (action.kind === 'lock') {
+      this.update({ status: 'locked', lock: action.reason });
+      return;
+    }
+    if (action.kind === 'readOnly') this.boardFull = true;
+    const now = action.kind === 'reconnect' && action.now && this.attempts < 3;
+    const delay = now ? Math.round(this.random() * 100) : backoffDelay(this.attempts, this.random);
+    this.attempts++;
+    this.update({ status: 'reconnecting' });
+    this.reconnectTimer = this.timers.setTimeout(() => this.connect(), delay);
+  }
+
+  // ------------------------------------------------------------------------------------------
+  // frames
+
+  private receive(frame: Uint8Array): void {
+    const { type, payload } = splitFrame(frame);
+    switch (type) {
+      case MSG.WELCOME: {
+        const welcome = decodeWelcome(payload);
+        this.update({ status: 'syncing', welcome, presence: welcome.presence, lock: null });
+        return;
+      }
+      case MSG.DOC: {
+        // S6: only sent before the first SYNC of a connection that said it had nothing
+        const before = A.getHeads(this.doc);
+        const wasReady = isReady(this.doc);
+        this.doc = A.load<BoardDoc>(payload.slice());
+        this.afterRemote(before, wasReady);
+        return;
+      }
+      case MSG.SYNC_S: {
+        const before = A.getHeads(this.doc);
+        const wasReady = isReady(this.doc);
+        [this.doc, this.syncState] = A.receiveSyncMessage(this.doc, this.syncState, payload.slice());
+        this.afterRemote(before, wasReady);
+        this.pushSync();
+        return;
+      }
+      case MSG.SYNCED:
+        this.onSynced();
+        return;
+      case MSG.CHANGES_S: {
+        const before = A.getHeads(this.doc);
+        const wasReady = isReady(this.doc);
+        [this.doc] = A.applyChanges(
+          this.doc,
+          decodeList(payload).map((b) => b.slice()),
+        );
+        this.afterRemote(before, wasReady);
+        return;
+      }
+      case MSG.SAVED: {
+        for (const h of decodeSaved(payload)) this.pending.delete(h);
+        this.update({});
+        return;
+      }
+      case MSG.PRESENCE: {
+        const presence = decodePresence(payload);
+        this.remote.prune(new Set(presence.map((p) => p.peerId)), this.timers.now());
+        this.update({ presence });
+        for (const fn of this.ephemeralListeners) fn();
+        return;
+      }
+      case MSG.ERROR:
+        this.onRtError(decodeRtError(payload));
+        return;
+      case MSG.EPHEMERAL_BATCH: {
+        const own = this.snapshot.welcome?.peerId;
+        const now = this.timers.now();
+        let any = false;
+        for (const item of decodeEphemeralBatch(payload)) {
+          if (item.peerId === own) continue;
+          any = this.remote.apply(item, now) || any;
+        }
+        // a delta that arrives after its stroke was committed must not leave a preview behind
+        if (isReady(this.doc))
+          for (const id of this.remote.strokes.keys()) if (getShape(this.doc, id)) this.remote.strokes.delete(id);
+        this.remote.prune(new Set(this.snapshot.presence.map((p) => p.peerId)), now);
+        if (any) for (const fn of this.ephemeralListeners) fn();
+        return;
+      }
+      default:
+        // an unknown server message: ignore (a newer server may add some)
+        return;
+    }
+  }
+
+  private onSynced(): void {
+    this.inSync = true;
+    this.attempts = 0;
+    this.everLive = true;
+    if (this.carryOver.length && isReady(this.doc)) {
+      const before = A.getHeads(this.doc);
+      [this.doc] = A.applyChanges(this.doc, this.carryOver);
+      this.carryOver = [];
+      this.afterRemote(before, true);
+    }
+    // S2: everything of ours not yet saved; the server ignores what it has
+    if (this.pending.size) this.sendChanges([...this.pending.values()]);
+    this.update({ status: 'live', ready: isReady(this.doc) });
+  }
+
+  private afterRemote(before: A.Heads, wasReady: boolean): void {
+    const ready = isReady(this.doc);
+    if (ready && !wasReady) this.docChanged({ all: true });
+    else if (ready) {
+      const after = A.getHeads(this.doc);
+      if (!sameHeads(before, after)) {
+        const ids = touchedShapeIds(A.diff(this.doc, before, after));
+        for (const id of ids) if (this.remote.strokeCommitted(id)) for (const fn of this.ephemeralListeners) fn();
+        this.docChanged({ all: false, ids });
+      }
+    }
+    if (ready !== this.snapshot.ready) this.update({ ready });
+  }
+
+  private onRtError(error: RtError): void {
+    if (error.code === 'board_full') this.boardFull = true;
+    for (const fn of this.errorListeners) fn(error);
+    if (error.hashes?.length) this.dropDocument(error.hashes);
+    else this.update({});
+  }
+
+  /**
+   * D7: the server refused some of our changes: drop the local document and rejoin. Unsaved
+   * changes that neither were refused nor depend on a refused one are applied again after the
+   * new sync (and re-sent).
+   */
+  private dropDocument(refusedHashes: readonly string[]): void {
+    const refused = new Set(refusedHashes);
+    const keep: [string, Uint8Array][] = [];
+    for (const [hash, bytes] of this.pending) {
+      const { deps } = A.decodeChange(bytes);
+      if (refused.has(hash) || deps.some((d) => refused.has(d))) refused.add(hash);
+      else keep.push([hash, bytes]);
+    }
+    this.pending.clear();
+    for (const [h, b] of keep) this.pending.set(h, b);
+    this.carryOver = keep.map(([, b]) => b);
+    this.doc = A.init<BoardDoc>();
+    this.docChanged({ all: true });
+    this.update({ ready: false });
+    this.attempts = 0;
+    this.dropConnection(RT_CLOSE.ROOM_MOVED);
+  }
+
+  private pushSync(): void {
+    if (!this.conn) return;
+    const [state, msg] = A.generateSyncMessage(this.doc, this.syncState);
+    this.syncState = state;
+    if (msg) this.conn.send(encodeBytesFrame(MSG.SYNC, msg));
+  }
+
+  private sendChanges(changes: Uint8Array[]): void {
+    // several frames when the list would exceed the frame limit (L1)
+    let batch: Uint8Array[] = [];
+    let size = 5;
+    for (const c of changes) {
+      if (batch.length && size + 4 + c.length > RT_LIMITS.maxFrameBytes) {
+        this.conn?.send(encodeListFrame(MSG.CHANGES, batch));
+        batch = [];
+        size = 5;
+      }
+      batch.push(c);
+      size += 4 + c.length;
+    }
+    if (batch.length) this.conn?.send(encodeListFrame(MSG.CHANGES, batch));
+  }
+
+  private sendEphemeral(kind: EphemeralKind, bytes: Uint8Array): void {
+    if (this.conn && this.snapshot.welcome && this.snapshot.status !== 'locked')
+      this.conn.send(encodeEphemeral(kind, bytes));
+  }
+
+  /** tab hidden/shown (collaboration insights: hidden minutes) */
+  setHidden(hidden: boolean): void {
+    if (this.conn && this.snapshot.welcome) this.conn.send(encodeJsonFrame(MSG.VISIBILITY, { hidden }));
+  }
+
+  // ------------------------------------------------------------------------------------------
+  // editing
+
+  /** the client may change the document now (J4, J5) */
+  canEdit(): boolean {
+    return this.snapshot.ready && !this.snapshot.readOnly && this.snapshot.status !== 'locked';
+  }
+
+  /**
+   * One user action = one Automerge change (brief fact 5). Returns its hash, or null when nothing
+   * changed or the client may not edit.
+   */
+  change(fn: (d: BoardDoc) => void): string | null {
+    if (!this.canEdit()) return null;
+    const before = A.getHeads(this.doc);
+    this.doc = A.change(this.doc, fn);
+    const change = A.getLastLocalChange(this.doc);
+    const after = A.getHeads(this.doc);
+    if (!change || sameHeads(before, after)) return null;
+    const hash = A.decodeChange(change).hash;
+    this.pending.set(hash, change);
+    if (this.inSync) this.sendChanges([change]);
+    else this.pushSync();
+    this.docChanged({ all: false, ids: touchedShapeIds(A.diff(this.doc, before, after)) });
+    this.update({});
+    return hash;
+  }
+}
+
+function sameHeads(a: A.Heads, b: A.Heads): boolean {
+  return a.length === b.length && a.every((h) => b.includes(h));
+}

@@ -1,0 +1,97 @@
+/// <reference types="jest" />
+import { decodeCursor, decodeStrokeDelta, EPHEMERAL_KIND, RT_CLIENT_EPHEMERAL_MS, STROKE_FLAG } from '@wb/proto';
+import { EphemeralOutbox, RemoteEphemeral } from './ephemeral';
+import { FakeTimers } from './testing/fakeTimers';
+
+function outbox() {
+  const timers = new FakeTimers();
+  const sent: { kind: number; bytes: Uint8Array; at: number }[] = [];
+  const box = new EphemeralOutbox((kind, bytes) => sent.push({ kind, bytes, at: timers.now() }), timers);
+  return { box, timers, sent };
+}
+
+describe('EphemeralOutbox: at most ~30 Hz (E3)', () => {
+  it('sends the first cursor at once, then only the latest per interval', () => {
+    const { box, timers, sent } = outbox();
+    box.setCursor({ x: 0, y: 0 });
+    expect(sent).toHaveLength(1);
+    for (let i = 1; i <= 10; i++) {
+      timers.advance(2);
+      box.setCursor({ x: i, y: i });
+    }
+    expect(sent).toHaveLength(1);
+    timers.advance(RT_CLIENT_EPHEMERAL_MS);
+    expect(sent).toHaveLength(2);
+    expect(decodeCursor(sent[1]!.bytes)).toEqual({ x: 10, y: 10 });
+    expect(sent[1]!.at - sent[0]!.at).toBe(RT_CLIENT_EPHEMERAL_MS);
+  });
+
+  it('never exceeds one flush per interval over a long burst', () => {
+    const { box, timers, sent } = outbox();
+    for (let t = 0; t < 1000; t += 4) {
+      box.setCursor({ x: t, y: 0 });
+      timers.advance(4);
+    }
+    timers.advance(100);
+    const gaps = sent.slice(1).map((s, i) => s.at - sent[i]!.at);
+    expect(Math.min(...gaps)).toBeGreaterThanOrEqual(RT_CLIENT_EPHEMERAL_MS);
+    expect(sent.length).toBeLessThanOrEqual(Math.ceil(1000 / RT_CLIENT_EPHEMERAL_MS) + 1);
+  });
+
+  it('accumulates stroke points into deltas: start, middle, end, nothing lost', () => {
+    const { box, timers, sent } = outbox();
+    box.strokeStart('s', 0x00ff00, 3, 0, 0);
+    for (let i = 1; i < 20; i++) {
+      timers.advance(5);
+      box.strokePoint(i, -i);
+    }
+    box.strokeEnd();
+    timers.advance(100);
+    const deltas = sent.filter((s) => s.kind === EPHEMERAL_KIND.STROKE).map((s) => decodeStrokeDelta(s.bytes));
+    expect(deltas.length).toBeGreaterThanOrEqual(3);
+    expect(deltas.length).toBeLessThanOrEqual(5); // 100 ms of drawing at ≤ 30 Hz
+    expect(deltas[0]!.flags & STROKE_FLAG.START).toBeTruthy();
+    expect(deltas.at(-1)!.flags & STROKE_FLAG.END).toBeTruthy();
+    expect(deltas.slice(1).every((d) => !(d.flags & STROKE_FLAG.START))).toBe(true);
+    const remote = new RemoteEphemeral();
+    for (const [i, s] of sent.entries()) remote.apply({ peerId: 3, kind: s.kind, data: s.bytes }, i);
+    const stroke = remote.strokes.get('s')!;
+    expect(stroke.points).toEqual(Array.from({ length: 20 }, (_, i) => [i, i === 0 ? 0 : -i]).flat());
+    expect(stroke).toMatchObject({ ended: true, color: 0x00ff00, width: 3, peerId: 3 });
+    // the deltas' first indexes line up
+    let next = 0;
+    for (const d of deltas) {
+      expect(d.first).toBe(next);
+      next += d.points.length / 2;
+    }
+  });
+
+  it('reset drops what is queued', () => {
+    const { box, timers, sent } = outbox();
+    box.setCursor({ x: 1, y: 1 });
+    box.setCursor({ x: 2, y: 2 });
+    box.reset();
+    timers.advance(100);
+    expect(sent).toHaveLength(1);
+  });
+});
+
+describe('RemoteEphemeral', () => {
+  it('ignores unreadable items and prunes peers that left and stale previews', () => {
+    const remote = new RemoteEphemeral();
+    expect(remote.apply({ peerId: 1, kind: EPHEMERAL_KIND.CURSOR, data: new Uint8Array(3) }, 0)).toBe(false);
+    expect(remote.apply({ peerId: 1, kind: 99, data: new Uint8Array(8) }, 0)).toBe(false);
+    const { box, sent, timers } = outbox();
+    box.setCursor({ x: 1, y: 2 });
+    box.strokeStart('s', 0, 1, 0, 0);
+    timers.advance(100);
+    remote.apply({ peerId: 1, kind: sent[0]!.kind, data: sent[0]!.bytes }, 0);
+    for (const s of sent.slice(1)) remote.apply({ peerId: 2, kind: s.kind, data: s.bytes }, 0);
+    expect(remote.cursors.size).toBe(1);
+    expect(remote.strokes.size).toBe(1);
+    remote.prune(new Set([1, 2]), 10_000);
+    expect(remote.strokes.size).toBe(0); // nobody finished it within 5 s
+    remote.prune(new Set([2]), 10_000);
+    expect(remote.cursors.size).toBe(0);
+  });
+});

@@ -2,7 +2,7 @@
  * `make test`: everything CI checks, in one command, against real PostgreSQL, NATS and Redis.
  *
  *   install → infrastructure (used if it answers, else started under .data/ and stopped at the end)
- *   → tsc -b → tsc -p scripts → tsc -p web → eslint → prettier --check → web build → jest
+ *   → tsc -b → tsc -p scripts (+ service benches) → tsc -p web → eslint → prettier --check → web build → jest
  *
  * A failing tsc -b stops the run (the tests import the built packages); every other step runs
  * regardless so one run shows every problem. Exits 1 when any step failed. The last line is
@@ -78,6 +78,10 @@ async function main(): Promise<number> {
   if (!(await step('typecheck (tsc -b)', 'npx', ['tsc', '-b']))) return 1;
   if (!onlyJest) {
     await step('typecheck scripts', 'npx', ['tsc', '-p', 'scripts']);
+    // benchmarks that live beside a service are typed without being built
+    for (const bench of ['services/realtime/bench']) {
+      if (existsSync(join(ROOT, bench, 'tsconfig.json'))) await step(`typecheck ${bench}`, 'npx', ['tsc', '-p', bench]);
+    }
     const web = !flags.has('--no-web') && existsSync(join(ROOT, 'web', 'tsconfig.json'));
     if (web) await step('typecheck web', 'npx', ['tsc', '-p', 'web']);
     if (!flags.has('--no-lint')) await step('lint (eslint)', 'npm', ['run', 'lint', '--silent']);

@@ -5,7 +5,7 @@ TSX   := node --import tsx
 NPM_INSTALL := $(TSX) scripts/install.ts
 
 .DEFAULT_GOAL := help
-.PHONY: help up test bench bench-boards bench-web bench-dashboard lint format build typecheck clean infra
+.PHONY: help up test bench bench-boards bench-web bench-dashboard bench-realtime lint format build typecheck clean infra
 
 help: ## list the targets
 	@grep -hE '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{ printf "  make %-10s %s\n", $$1, $$2 }'
@@ -43,6 +43,11 @@ bench-dashboard: node_modules/.package-lock.json ## dashboard with 5,000 boards 
 	npx tsc -b
 	npm run build -w @wb/web
 	@$(TSX) scripts/bench/dashboard-perf.ts
+
+bench-realtime: node_modules/.package-lock.json ## realtime nodes: classroom/school/20k-stroke board, CPU per edit, memory; stock Hocuspocus side by side (writes artifacts/bench/realtime.json)
+	@$(NPM_INSTALL)
+	npx tsc -b
+	@$(TSX) scripts/bench/realtime.ts
 
 build: node_modules/.package-lock.json ## tsc -b and the web app
 	@$(NPM_INSTALL)

@@ -19,7 +19,7 @@
  * Requests carry Chromium's Accept-Encoding (BENCH_ACCEPT_ENCODING=identity for uncompressed).
  * BENCH_STRICT=1 → exit 1 when missed. Env: BENCH_RATE (200), BENCH_DURATION (s, 20),
  * BENCH_WARMUP (s, 3), BENCH_BOARDS (5000), BENCH_FOLDERS (50), BENCH_NODE_OPTIONS (passed to the
- * gateway and the boards service, e.g. `--require $PWD/scripts/bench/cpu-profile.cjs`).
+ * gateway and the boards service, e.g. `--trace-gc`).
  */
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -31,7 +31,8 @@ import pg from 'pg';
 import { signUp, startStack, type RunningStack } from '@wb/platform/testing';
 import { benchNodeOptions, productionStackEnv } from '../lib/bench';
 import { ensureInfra, type Infra } from '../lib/infra';
-import { cpuMs, machineTicks, pacedLoad } from '../lib/pacedLoad';
+import { pacedLoad } from '../lib/pacedLoad';
+import { cpuMs, machineTicks } from '../lib/procStats';
 import { c, describeError, log, UserFacingError } from '../lib/log';
 import { ARTIFACTS_DIR, ROOT } from '../lib/paths';
 

@@ -15,7 +15,7 @@
  * Targets: gateway/bare ≥ 30 %, gateway p99 < 10 ms at half rate. BENCH_STRICT=1 → exit 1 when missed.
  * The services run as in production (NODE_ENV=production: replies are not re-validated).
  * Env: BENCH_DURATION (s, default 10), BENCH_CONNECTIONS (default 50), BENCH_WARMUP (s, default 3),
- * BENCH_NODE_OPTIONS (given to the gateway and auth, e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`).
+ * BENCH_NODE_OPTIONS (given to the gateway and auth, e.g. `--trace-gc`).
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';

@@ -16,7 +16,7 @@ export function productionStackEnv(): Record<string, string> {
   };
 }
 
-/** BENCH_NODE_OPTIONS (e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`) for the named deployables */
+/** BENCH_NODE_OPTIONS (e.g. `--max-old-space-size=512`; `--cpu-prof` is refused in NODE_OPTIONS) for the named deployables */
 export function benchNodeOptions(dirs: string[]): { envFor?: Record<string, Record<string, string>> } {
   const options = process.env.BENCH_NODE_OPTIONS;
   return options ? { envFor: Object.fromEntries(dirs.map((d) => [d, { NODE_OPTIONS: options }])) } : {};

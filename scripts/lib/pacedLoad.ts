@@ -11,7 +11,6 @@
  * 0.1–3 ms that a 2-core machine would take from the servers under test.
  */
 import { connect, type Socket } from 'node:net';
-import { readFileSync } from 'node:fs';
 
 export interface PacedResult {
   rate: number;
@@ -214,26 +213,4 @@ export async function pacedLoad(
     sendLagMax: round(lags[lags.length - 1] ?? NaN),
     connections,
   };
-}
-
-/** user+system CPU ms of a process so far (Linux /proc) */
-export function cpuMs(pid: number | undefined): number {
-  if (!pid) return NaN;
-  try {
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100; // utime + stime, in clock ticks of 10 ms
-  } catch {
-    return NaN;
-  }
-}
-
-/** busy and total jiffies of the whole machine so far (Linux /proc/stat) */
-export function machineTicks(): { busy: number; total: number } {
-  try {
-    const cpu = readFileSync('/proc/stat', 'utf8').split('\n')[0]!.trim().split(/\s+/).slice(1).map(Number);
-    const total = cpu.reduce((a, b) => a + b, 0);
-    return { busy: total - cpu[3]! - (cpu[4] ?? 0), total };
-  } catch {
-    return { busy: NaN, total: NaN };
-  }
 }

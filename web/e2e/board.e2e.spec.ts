@@ -15,7 +15,7 @@ import { Pool } from 'pg';
 import type { Browser, Page } from 'playwright-core';
 import { freePort, startStack, type RunningStack } from '@wb/platform/testing';
 import type { BoardTestHook } from '../src/features/board/BoardSession';
-import { DIST, e2eReady, launchChromium, SHOTS } from './chromium';
+import { DIST, e2eReady, launchChromium, SHOTS, signUpAsTeacher } from './chromium';
 
 const maybe = e2eReady ? describe : describe.skip;
 const SECRET = 'board-e2e-shared-secret-0123456789abcdef';
@@ -76,18 +76,7 @@ maybe('board end to end', () => {
   /** sign up through the UI and finish onboarding; the page ends on the dashboard */
   async function newUser(name: string): Promise<{ page: Page; id: number }> {
     const page = await newPage();
-    await page.goto(`${base}/signup`);
-    await page.getByLabel('Name').fill(name);
-    await page.getByLabel('Email').fill(`${name.toLowerCase()}-${Date.now()}@example.com`);
-    await page.getByLabel('Password').fill('correct horse battery');
-    await page.getByRole('button', { name: 'Sign up' }).click();
-    await page.waitForURL(/\/setup/);
-    await page.getByLabel('Teacher').check();
-    await page.getByRole('button', { name: 'Continue' }).click();
-    await page.getByRole('button', { name: 'Continue with Starter' }).click();
-    await page.getByRole('button', { name: 'Start' }).click();
-    await page.waitForURL(/\/dashboard$/);
-    const id = await page.evaluate(async () => ((await (await fetch('/api/user')).json()) as { id: number }).id);
+    const id = await signUpAsTeacher(page, base, name);
     return { page, id };
   }
 

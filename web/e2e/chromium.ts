@@ -6,7 +6,7 @@
  */
 import { existsSync, mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { chromium, type Browser } from 'playwright-core';
+import { chromium, type Browser, type Page } from 'playwright-core';
 
 const ROOT = resolve(__dirname, '../..');
 export const DIST = join(ROOT, 'web', 'dist');
@@ -29,4 +29,20 @@ export const e2eReady = existsSync(join(DIST, 'index.html')) && existsSync(CHROM
 export async function launchChromium(): Promise<Browser> {
   mkdirSync(SHOTS, { recursive: true });
   return chromium.launch({ executablePath: CHROMIUM, args: ARGS });
+}
+
+/** sign up through the UI and finish teacher onboarding on the starter plan; returns the user id */
+export async function signUpAsTeacher(page: Page, base: string, name: string): Promise<number> {
+  await page.goto(`${base}/signup`);
+  await page.getByLabel('Name').fill(name);
+  await page.getByLabel('Email').fill(`${name.toLowerCase()}-${Date.now()}@example.com`);
+  await page.getByLabel('Password').fill('correct horse battery');
+  await page.getByRole('button', { name: 'Sign up' }).click();
+  await page.waitForURL(/\/setup/);
+  await page.getByLabel('Teacher').check();
+  await page.getByRole('button', { name: 'Continue' }).click();
+  await page.getByRole('button', { name: 'Continue with Starter' }).click();
+  await page.getByRole('button', { name: 'Start' }).click();
+  await page.waitForURL(/\/dashboard$/);
+  return page.evaluate(async () => ((await (await fetch('/api/user')).json()) as { id: number }).id);
 }

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { Pool } from 'pg';
 import type { Browser, Page } from 'playwright-core';
 import { startStack, type RunningStack } from '@wb/platform/testing';
-import { DIST, e2eReady, launchChromium, SHOTS } from './chromium';
+import { DIST, e2eReady, launchChromium, SHOTS, signUpAsTeacher } from './chromium';
 
 const maybe = e2eReady ? describe : describe.skip;
 
@@ -42,18 +42,7 @@ maybe('dashboard end to end', () => {
     await context.addInitScript(() => localStorage.setItem('wb.consent', '{"necessary":true}'));
     const page = await context.newPage();
     page.setDefaultTimeout(30_000); // two stacks and browsers share 2 cores when the e2e suites run in parallel
-    await page.goto(`${base}/signup`);
-    await page.getByLabel('Name').fill(name);
-    await page.getByLabel('Email').fill(`${name.toLowerCase()}-${Date.now()}@example.com`);
-    await page.getByLabel('Password').fill('correct horse battery');
-    await page.getByRole('button', { name: 'Sign up' }).click();
-    await page.waitForURL(/\/setup/);
-    await page.getByLabel('Teacher').check();
-    await page.getByRole('button', { name: 'Continue' }).click();
-    await page.getByRole('button', { name: 'Continue with Starter' }).click();
-    await page.getByRole('button', { name: 'Start' }).click();
-    await page.waitForURL(/\/dashboard$/);
-    const id = await page.evaluate(async () => ((await (await fetch('/api/user')).json()) as { id: number }).id);
+    const id = await signUpAsTeacher(page, base, name);
     return { page, id };
   }
 

@@ -46,6 +46,7 @@ import type { BaseEnv } from './env';
 import { coalesceNatsWrites } from './natsWrites';
 
 const gzipAsync = promisify(gzip);
+const GZIP_MIN_BYTES = 1024;
 import { metricsRegistry } from './health';
 
 export interface Bus {
@@ -380,10 +381,13 @@ export class EncodedJson {
   static of(value: unknown): EncodedJson {
     return new EncodedJson(Buffer.from(JSON.stringify(value === undefined ? null : value)));
   }
-  /** encoded and gzip-compressed (off the event loop, in libuv's thread pool) */
+  /**
+   * Encoded and, from 1 KiB on, gzip-compressed off the event loop (libuv's thread pool); below
+   * that gzip saves nothing worth a header.
+   */
   static async compressed(value: unknown): Promise<EncodedJson> {
     const bytes = Buffer.from(JSON.stringify(value === undefined ? null : value));
-    return new EncodedJson(bytes, await gzipAsync(bytes));
+    return new EncodedJson(bytes, bytes.length >= GZIP_MIN_BYTES ? await gzipAsync(bytes) : undefined);
   }
 }
 

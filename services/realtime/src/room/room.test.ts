@@ -301,6 +301,28 @@ describe('Room', () => {
     expect(again.inSync).toBe(true);
   });
 
+  it('S7: a peer that does not answer gets no new sync message per tick, only after SYNC_REPLY_WAIT_MS', async () => {
+    const { room, connect, settle, clock } = setup();
+    const a = new TestClient(1);
+    connect(a, editor(1));
+    await settle();
+    const stuck = new FakeSocket(); // joins and never answers
+    room.join(stuck, editor(9));
+    const syncs = () => stuck.sent.filter((f) => splitFrame(f).type === MSG.SYNC_S).length;
+    expect(syncs()).toBe(1);
+    for (let i = 0; i < 20; i++) {
+      a.edit((d) => addShape(d, `t${i}`, penStroke(`t${i}`, 1, [i, i])));
+      room.tick();
+    }
+    expect(syncs()).toBe(1);
+    clock.t += 1000;
+    a.edit((d) => addShape(d, 'late', penStroke('late', 1, [1, 1])));
+    room.tick();
+    expect(syncs()).toBe(2);
+    // the others were not held up
+    expect(a.inSync).toBe(true);
+  });
+
   it('L1: an oversized frame or change closes that socket with 4413', async () => {
     const { room, connect, settle } = setup();
     const a = new TestClient(20);

@@ -101,6 +101,8 @@ const COLORS = [
 /** S6: a catch-up document this many changes behind is saved again for the next fresh peer */
 const CATCH_UP_MAX_BEHIND = 200;
 const MAX_STROKE_DELTAS_PER_TICK = 16;
+/** S7: a sync message unanswered this long is followed by a new one anyway */
+const SYNC_REPLY_WAIT_MS = 1000;
 
 export class Peer {
   readonly joinedAt: number;
@@ -110,6 +112,8 @@ export class Peer {
   syncState: RawSyncState = newSyncState();
   /** heads the last sync message was generated at (skip generate when nothing changed) */
   syncDirty = true;
+  /** when our last SYNC to this peer left, until the peer answers (S7); null: nothing in flight */
+  syncSentAt: number | null = null;
   /** latest state ephemerals by kind; STROKE deltas appended */
   eph = new Map<number, Uint8Array>();
   strokes: Uint8Array[] = [];
@@ -297,6 +301,7 @@ export class Room {
   }
 
   private onSync(peer: Peer, payload: Uint8Array): void {
+    peer.syncSentAt = null; // S7: the peer answered
     const msg = decodeSyncMessage(payload);
     if (msg.changes.length > 0) {
       // S3: changes inside sync messages are checked like any other; the rest of the message
@@ -406,6 +411,7 @@ export class Room {
     peer.syncDirty = false;
     const msg = this.handle.generateSyncMessage(peer.syncState);
     if (msg) {
+      peer.syncSentAt = this.opts.clock.now();
       peer.socket.send(encodeBytesFrame(MSG.SYNC_S, msg));
     } else if (!peer.inSync) {
       // S2: nothing left to send and nothing asked for: from now on the peer gets change bytes
@@ -454,7 +460,14 @@ export class Room {
       this.docChanged = false;
       for (const p of this.peers.values()) if (!p.inSync) p.syncDirty = true;
     }
-    for (const p of this.peers.values()) if (!p.inSync) this.sendSync(p);
+    // S7: a peer still catching up gets a new sync message when it has answered the last one
+    // (or that one is SYNC_REPLY_WAIT_MS old), not on every tick with changes: each message costs a
+    // bloom filter over every change the peer may lack (1.5–5 ms on a 20,000-stroke board), so a
+    // slow or stuck client would otherwise cost the node that on every tick
+    const now = this.opts.clock.now();
+    for (const p of this.peers.values()) {
+      if (!p.inSync && (p.syncSentAt === null || now - p.syncSentAt >= SYNC_REPLY_WAIT_MS)) this.sendSync(p);
+    }
 
     const items: EphemeralItem[] = [];
     for (const p of this.peers.values()) {

@@ -22,19 +22,15 @@
  * gateway and the boards service, e.g. `--trace-gc`).
  */
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, writeFileSync } from 'node:fs';
 import { get as httpGet } from 'node:http';
-import { cpus } from 'node:os';
-import { join, relative } from 'node:path';
 import autocannon from 'autocannon';
 import pg from 'pg';
 import { signUp, startStack, type RunningStack } from '@wb/platform/testing';
-import { benchNodeOptions, productionStackEnv } from '../lib/bench';
+import { benchNodeOptions, productionStackEnv, writeBenchResult } from '../lib/bench';
 import { ensureInfra, type Infra } from '../lib/infra';
 import { pacedLoad } from '../lib/pacedLoad';
 import { cpuMs, machineTicks } from '../lib/procStats';
 import { c, describeError, log, UserFacingError } from '../lib/log';
-import { ARTIFACTS_DIR, ROOT } from '../lib/paths';
 
 const RATE = Number(process.env.BENCH_RATE ?? 200);
 const DURATION = Number(process.env.BENCH_DURATION ?? 20);
@@ -204,46 +200,34 @@ async function main(): Promise<number> {
   console.log(`  closed loop max: ${Math.round(max.requests.average)} req/s (p99 ${max.latency.p99} ms)`);
   console.log(`  target p99 ≤ ${TARGET_P99_MS} ms: ${met ? c.green('met') : c.red('MISSED')}`);
 
-  const outDir = join(ARTIFACTS_DIR, 'bench');
-  mkdirSync(outDir, { recursive: true });
-  const out = join(outDir, 'boards-list.json');
-  writeFileSync(
-    out,
-    JSON.stringify(
-      {
-        at: new Date().toISOString(),
-        machine: { cpus: cpus().length, cpu: cpus()[0]?.model, node: process.version },
-        scenario: {
-          boards: BOARDS,
-          folders: FOLDERS,
-          replyBytes: text.length,
-          acceptEncoding: ACCEPT_ENCODING,
-          wire,
-          nodeEnv: 'production',
-        },
-        settings: {
-          rate: RATE,
-          durationS: DURATION,
-          warmupS: WARMUP,
-          load: 'scripts/lib/pacedLoad.ts: open loop, evenly spread, latency from the due time',
-        },
-        result: run,
-        cpuPerRequest,
-        machineBusyPercent: machineBusy,
-        closedLoopMax: {
-          connections: 10,
-          rps: max.requests.average,
-          p50: max.latency.p50,
-          p99: max.latency.p99,
-          non2xx: max.non2xx,
-        },
-        target: { p99Ms: TARGET_P99_MS, met },
-      },
-      null,
-      2,
-    ) + '\n',
-  );
-  log.ok(`wrote ${relative(ROOT, out)}`);
+  const result: Record<string, unknown> = {
+    scenario: {
+      boards: BOARDS,
+      folders: FOLDERS,
+      replyBytes: text.length,
+      acceptEncoding: ACCEPT_ENCODING,
+      wire,
+      nodeEnv: 'production',
+    },
+    settings: {
+      rate: RATE,
+      durationS: DURATION,
+      warmupS: WARMUP,
+      load: 'scripts/lib/pacedLoad.ts: open loop, evenly spread, latency from the due time',
+    },
+    result: run,
+    cpuPerRequest,
+    machineBusyPercent: machineBusy,
+    closedLoopMax: {
+      connections: 10,
+      rps: max.requests.average,
+      p50: max.latency.p50,
+      p99: max.latency.p99,
+      non2xx: max.non2xx,
+    },
+    target: { p99Ms: TARGET_P99_MS, met },
+  };
+  log.ok(`wrote ${writeBenchResult('boards-list', result)}`);
   return process.env.BENCH_STRICT === '1' && !met ? 1 : 0;
 }
 

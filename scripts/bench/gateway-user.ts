@@ -18,15 +18,13 @@
  * Env: BENCH_DURATION (s, default 10), BENCH_CONNECTIONS (default 50), BENCH_WARMUP (s, default 3),
  * BENCH_NODE_OPTIONS (given to the gateway and auth, e.g. `--trace-gc`).
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { cpus } from 'node:os';
-import { join, relative } from 'node:path';
+import { join } from 'node:path';
 import autocannon from 'autocannon';
 import { signUp, startStack, type RunningStack } from '@wb/platform/testing';
-import { benchNodeOptions, productionStackEnv } from '../lib/bench';
+import { benchNodeOptions, productionStackEnv, writeBenchResult } from '../lib/bench';
 import { ensureInfra, type Infra } from '../lib/infra';
 import { c, describeError, log } from '../lib/log';
-import { ARTIFACTS_DIR, ROOT } from '../lib/paths';
+import { ROOT } from '../lib/paths';
 import { pacedLoad } from '../lib/pacedLoad';
 import { ManagedProcess, waitFor } from '../lib/proc';
 
@@ -188,32 +186,20 @@ async function main(): Promise<number> {
   console.log(`  p99 at half rate    ${half.p99.toFixed(2)} ms  (target < ${TARGET_P99_MS} ms: ${mark(p99Ok)})`);
   if (!clean) log.warn('some requests failed (non-2xx or errors): the numbers are not trustworthy');
 
-  const outDir = join(ARTIFACTS_DIR, 'bench');
-  mkdirSync(outDir, { recursive: true });
-  const out = join(outDir, 'gateway-user.json');
-  writeFileSync(
-    out,
-    JSON.stringify(
-      {
-        at: new Date().toISOString(),
-        machine: { cpus: cpus().length, cpu: cpus()[0]?.model, node: process.version },
-        settings: {
-          durationS: DURATION,
-          warmupS: WARMUP,
-          connections: CONNECTIONS,
-          max: 'autocannon, closed loop',
-          fixedRate: 'scripts/lib/pacedLoad.ts: open loop, evenly spread, latency from the due time to the last byte',
-        },
-        runs: { bare, gateway: gw, gatewayHalfRate: half, gatewayQuarterRate: quarter, bareHalfRate: bareHalf },
-        ratio,
-        targets: { ratio: TARGET_RATIO, p99Ms: TARGET_P99_MS, ratioMet: ratioOk, p99Met: p99Ok },
-        clean,
-      },
-      null,
-      2,
-    ) + '\n',
-  );
-  log.ok(`wrote ${relative(ROOT, out)}`);
+  const result: Record<string, unknown> = {
+    settings: {
+      durationS: DURATION,
+      warmupS: WARMUP,
+      connections: CONNECTIONS,
+      max: 'autocannon, closed loop',
+      fixedRate: 'scripts/lib/pacedLoad.ts: open loop, evenly spread, latency from the due time to the last byte',
+    },
+    runs: { bare, gateway: gw, gatewayHalfRate: half, gatewayQuarterRate: quarter, bareHalfRate: bareHalf },
+    ratio,
+    targets: { ratio: TARGET_RATIO, p99Ms: TARGET_P99_MS, ratioMet: ratioOk, p99Met: p99Ok },
+    clean,
+  };
+  log.ok(`wrote ${writeBenchResult('gateway-user', result)}`);
   return process.env.BENCH_STRICT === '1' && !(ratioOk && p99Ok && clean) ? 1 : 0;
 }
 

@@ -44,10 +44,10 @@
 import { fork, spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, rmSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { get as httpGet } from 'node:http';
-import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
+import { cpus, loadavg, tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import { createInterface } from 'node:readline';
 import { Redis } from 'ioredis';
@@ -55,6 +55,7 @@ import { WebSocket } from 'ws';
 import pg from 'pg';
 import { freePort, randomId, startStack, type RunningStack } from '@wb/platform/testing';
 import { rendezvousOwner, resolveRealtimeOwner } from '@wb/proto';
+import { writeBenchResult } from '../lib/bench';
 import { ensureInfra, type Infra } from '../lib/infra';
 import { c, describeError, log, UserFacingError } from '../lib/log';
 import { ARTIFACTS_DIR, ROOT } from '../lib/paths';
@@ -1200,53 +1201,36 @@ async function main(): Promise<number> {
   const totalS = Math.round((performance.now() - t0) / 1000);
   console.log(`  run took ${totalS} s; load average now ${load1()}`);
 
-  const outDir = join(ARTIFACTS_DIR, 'bench');
-  mkdirSync(outDir, { recursive: true });
-  const out = join(outDir, 'realtime.json');
-  writeFileSync(
-    out,
-    JSON.stringify(
-      {
-        at: new Date().toISOString(),
-        machine: {
-          cpus: cpus().length,
-          cpu: cpus()[0]?.model,
-          memGiB: round1(totalmem() / 2 ** 30),
-          node: process.version,
-        },
-        setup: {
-          stack:
-            'services/auth, services/boards, realtime rt-1 + rt-2 (startStack, NODE_ENV=production, LOG_LEVEL=warn)',
-          connect: 'clients connect directly to the owner node (resolveRealtimeOwner) with a signed x-wb-actor header',
-          clients: 'one separate process (realtime-clients.ts)',
-          rtIdleMs: IDLE_MS,
-          nodeOptions: process.env.BENCH_NODE_OPTIONS ?? null,
-          hocuspocus: hp ? { version: hp.version, extensions: [], persistence: false } : null,
-        },
-        settings: {
-          durationS: DURATION,
-          warmupS: WARMUP,
-          clients: CLIENTS,
-          strokeRate: STROKE_RATE,
-          cursorHz: CURSOR_HZ,
-          curve: CURVE,
-          curveDurationS: CURVE_DURATION,
-          schoolSteps: SCHOOL_STEPS,
-          schoolDurationS: SCHOOL_DURATION,
-          bigStrokes: BIG_STROKES,
-          bigTail: BIG_TAIL,
-          memBoards: MEM_BOARDS,
-          memConnections: MEM_CONNECTIONS,
-        },
-        results,
-        targets: { ...TARGET, met: targets },
-        runSeconds: totalS,
-      },
-      (_k, v: unknown) => (typeof v === 'number' && !Number.isFinite(v) ? null : v),
-      2,
-    ) + '\n',
-  );
-  log.ok(`wrote ${relative(ROOT, out)}`);
+  const result: Record<string, unknown> = {
+    setup: {
+      stack: 'services/auth, services/boards, realtime rt-1 + rt-2 (startStack, NODE_ENV=production, LOG_LEVEL=warn)',
+      connect: 'clients connect directly to the owner node (resolveRealtimeOwner) with a signed x-wb-actor header',
+      clients: 'one separate process (realtime-clients.ts)',
+      rtIdleMs: IDLE_MS,
+      nodeOptions: process.env.BENCH_NODE_OPTIONS ?? null,
+      hocuspocus: hp ? { version: hp.version, extensions: [], persistence: false } : null,
+    },
+    settings: {
+      durationS: DURATION,
+      warmupS: WARMUP,
+      clients: CLIENTS,
+      strokeRate: STROKE_RATE,
+      cursorHz: CURSOR_HZ,
+      curve: CURVE,
+      curveDurationS: CURVE_DURATION,
+      schoolSteps: SCHOOL_STEPS,
+      schoolDurationS: SCHOOL_DURATION,
+      bigStrokes: BIG_STROKES,
+      bigTail: BIG_TAIL,
+      memBoards: MEM_BOARDS,
+      memConnections: MEM_CONNECTIONS,
+    },
+    results,
+    targets: { ...TARGET, met: targets },
+    runSeconds: totalS,
+  };
+  // JSON turns NaN (a reading that failed) into null
+  log.ok(`wrote ${writeBenchResult('realtime', result)}`);
   const missed = Object.values(targets).some((v) => v === false);
   return process.env.BENCH_STRICT === '1' && missed ? 1 : 0;
 }

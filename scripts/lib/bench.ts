@@ -1,5 +1,9 @@
 /** What the benchmarks share: the stack's environment as production runs it. */
 import { randomBytes } from 'node:crypto';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { cpus, totalmem } from 'node:os';
+import { join, relative } from 'node:path';
+import { ARTIFACTS_DIR, ROOT } from './paths';
 
 /**
  * NODE_ENV=production (replies are not re-validated against their schemas, as in production)
@@ -20,4 +24,22 @@ export function productionStackEnv(): Record<string, string> {
 export function benchNodeOptions(dirs: string[]): { envFor?: Record<string, Record<string, string>> } {
   const options = process.env.BENCH_NODE_OPTIONS;
   return options ? { envFor: Object.fromEntries(dirs.map((d) => [d, { NODE_OPTIONS: options }])) } : {};
+}
+
+/**
+ * Write artifacts/bench/<name>.json: `at` and the machine first, then the benchmark's own fields;
+ * returns the path relative to the repository.
+ */
+export function writeBenchResult(name: string, result: Record<string, unknown>): string {
+  const dir = join(ARTIFACTS_DIR, 'bench');
+  mkdirSync(dir, { recursive: true });
+  const out = join(dir, `${name}.json`);
+  const machine = {
+    cpus: cpus().length,
+    cpu: cpus()[0]?.model,
+    memGiB: Math.round((totalmem() / 2 ** 30) * 10) / 10,
+    node: process.version,
+  };
+  writeFileSync(out, `${JSON.stringify({ at: new Date().toISOString(), machine, ...result }, null, 2)}\n`);
+  return relative(ROOT, out);
 }

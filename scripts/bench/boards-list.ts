@@ -23,10 +23,10 @@
  */
 import { randomBytes } from 'node:crypto';
 import { get as httpGet } from 'node:http';
-import autocannon from 'autocannon';
+import type autocannon from 'autocannon';
 import pg from 'pg';
 import { signUp, startStack, type RunningStack } from '@wb/platform/testing';
-import { benchNodeOptions, productionStackEnv, writeBenchResult } from '../lib/bench';
+import { benchNodeOptions, productionStackEnv, runAutocannon, stackInfra, writeBenchResult } from '../lib/bench';
 import { ensureInfra, type Infra } from '../lib/infra';
 import { pacedLoad } from '../lib/pacedLoad';
 import { cpuMs, machineTicks } from '../lib/procStats';
@@ -112,11 +112,7 @@ function wireBytes(url: string, headers: Record<string, string>): Promise<{ byte
 }
 
 function closedLoop(url: string, headers: Record<string, string>): Promise<autocannon.Result> {
-  return new Promise((resolve, reject) => {
-    autocannon({ url, headers, connections: 10, duration: 5 }, (err, result) =>
-      err ? reject(err instanceof Error ? err : new Error(String(err))) : resolve(result),
-    );
-  });
+  return runAutocannon({ url, headers, connections: 10, duration: 5 });
 }
 
 async function main(): Promise<number> {
@@ -125,17 +121,13 @@ async function main(): Promise<number> {
 
   log.step('infrastructure');
   infra = await ensureInfra(process.env);
-  const server = new URL(infra.databaseUrl);
-  server.pathname = '';
 
   log.step('starting services/auth, services/boards and the gateway (startStack, NODE_ENV=production)');
   stack = await startStack({
     deployables: ['services/auth', 'services/boards', 'gateway'],
     env: productionStackEnv(),
     ...benchNodeOptions(['gateway', 'services/boards']),
-    postgresUrl: server.toString().replace(/\/$/, ''),
-    natsUrl: infra.natsUrl,
-    redisUrl: infra.redisUrl,
+    ...stackInfra(infra),
   });
   const { browser, id: userId } = await signUp(stack.gatewayUrl, 'Bench Teacher');
   const cookie = browser.cookieHeader();

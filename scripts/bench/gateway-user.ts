@@ -19,9 +19,8 @@
  * BENCH_NODE_OPTIONS (given to the gateway and auth, e.g. `--trace-gc`).
  */
 import { join } from 'node:path';
-import autocannon from 'autocannon';
 import { signUp, startStack, type RunningStack } from '@wb/platform/testing';
-import { benchNodeOptions, productionStackEnv, writeBenchResult } from '../lib/bench';
+import { benchNodeOptions, productionStackEnv, runAutocannon, stackInfra, writeBenchResult } from '../lib/bench';
 import { ensureInfra, type Infra } from '../lib/infra';
 import { c, describeError, log } from '../lib/log';
 import { ROOT } from '../lib/paths';
@@ -65,18 +64,10 @@ async function signUpCookie(gatewayUrl: string): Promise<string> {
   return browser.cookieHeader();
 }
 
-function cannon(opts: autocannon.Options): Promise<autocannon.Result> {
-  return new Promise((resolve, reject) => {
-    autocannon(opts, (err, result) =>
-      err ? reject(err instanceof Error ? err : new Error(String(err))) : resolve(result),
-    );
-  });
-}
-
 /** Closed loop at full speed (autocannon): the maximum throughput. */
 async function measure(name: string, url: string, headers: Record<string, string>): Promise<Measure> {
-  if (WARMUP > 0) await cannon({ url, headers, connections: CONNECTIONS, duration: WARMUP });
-  const r = await cannon({ url, headers, connections: CONNECTIONS, duration: DURATION });
+  if (WARMUP > 0) await runAutocannon({ url, headers, connections: CONNECTIONS, duration: WARMUP });
+  const r = await runAutocannon({ url, headers, connections: CONNECTIONS, duration: DURATION });
   const m: Measure = {
     name,
     rps: r.requests.average,
@@ -136,17 +127,13 @@ async function main(): Promise<number> {
 
   log.step('infrastructure');
   infra = await ensureInfra(process.env);
-  const server = new URL(infra.databaseUrl);
-  server.pathname = '';
 
   log.step('starting services/auth and the gateway (startStack)');
   stack = await startStack({
     deployables: ['services/auth', 'gateway'],
     env: productionStackEnv(),
     ...benchNodeOptions(['gateway', 'services/auth']),
-    postgresUrl: server.toString().replace(/\/$/, ''),
-    natsUrl: infra.natsUrl,
-    redisUrl: infra.redisUrl,
+    ...stackInfra(infra),
   });
   const cookie = await signUpCookie(stack.gatewayUrl);
   const helloUrl = await startHello();

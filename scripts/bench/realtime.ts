@@ -55,7 +55,7 @@ import { WebSocket } from 'ws';
 import pg from 'pg';
 import { freePort, randomId, startStack, type RunningStack } from '@wb/platform/testing';
 import { rendezvousOwner, resolveRealtimeOwner } from '@wb/proto';
-import { writeBenchResult } from '../lib/bench';
+import { productionStackEnv, stackInfra, writeBenchResult } from '../lib/bench';
 import { ensureInfra, type Infra } from '../lib/infra';
 import { c, describeError, log, UserFacingError } from '../lib/log';
 import { ARTIFACTS_DIR, ROOT } from '../lib/paths';
@@ -1016,12 +1016,9 @@ async function main(): Promise<number> {
   if (PROFILE) rmSync(PROFILE_DIR, { recursive: true, force: true });
   log.step(`realtime benchmark: ${[...SCENARIOS].join(', ')} (load average ${load1()}, ${cpus().length} cores)`);
   infra = await ensureInfra(process.env);
-  const server = new URL(infra.databaseUrl);
-  server.pathname = '';
   snapshotDir = await mkdtemp(join(tmpdir(), 'wb-bench-rt-'));
 
   log.step('starting services/auth, services/boards and realtime nodes rt-1, rt-2 (startStack, NODE_ENV=production)');
-  const secret = (): string => randomBytes(32).toString('hex');
   const nodeEnv = (id: string): Record<string, string> => ({
     RT_NODE_ID: id,
     RT_SHARED_SECRET: SECRET,
@@ -1033,21 +1030,12 @@ async function main(): Promise<number> {
   });
   stack = await startStack({
     deployables: ['services/auth', 'services/boards', NODE_A, NODE_B],
-    env: {
-      NODE_ENV: 'production',
-      LOG_LEVEL: 'warn',
-      AUTH_TOKEN_SECRET: secret(),
-      SESSION_SECRET: secret(),
-      CSRF_SECRET: secret(),
-      RT_SHARED_SECRET: SECRET,
-    },
+    env: { ...productionStackEnv(), RT_SHARED_SECRET: SECRET },
     envFor: {
       [NODE_A]: { ...nodeEnv('rt-1'), RT_PORT: String(await freePort()) },
       [NODE_B]: { ...nodeEnv('rt-2'), RT_PORT: String(await freePort()) },
     },
-    postgresUrl: server.toString().replace(/\/$/, ''),
-    natsUrl: infra.natsUrl,
-    redisUrl: infra.redisUrl,
+    ...stackInfra(infra),
     readyTimeoutMs: 60_000,
   });
   redis = new Redis(infra.redisUrl, { maxRetriesPerRequest: 3 });

@@ -1,8 +1,10 @@
-/** What the benchmarks share: the stack's environment as production runs it. */
+/** What the benchmarks share: the stack's environment as production runs it, load and output helpers. */
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import { join, relative } from 'node:path';
+import autocannon from 'autocannon';
+import type { InfraUrls } from './infra';
 import { ARTIFACTS_DIR, ROOT } from './paths';
 
 /**
@@ -18,6 +20,22 @@ export function productionStackEnv(): Record<string, string> {
     SESSION_SECRET: secret(),
     CSRF_SECRET: secret(),
   };
+}
+
+/** startStack's infrastructure options for what ensureInfra found (each stack makes its own database) */
+export function stackInfra(infra: InfraUrls): { postgresUrl: string; natsUrl: string; redisUrl: string } {
+  const server = new URL(infra.databaseUrl);
+  server.pathname = '';
+  return { postgresUrl: server.toString().replace(/\/$/, ''), natsUrl: infra.natsUrl, redisUrl: infra.redisUrl };
+}
+
+/** one autocannon run, as a promise */
+export function runAutocannon(opts: autocannon.Options): Promise<autocannon.Result> {
+  return new Promise((resolve, reject) => {
+    autocannon(opts, (err, result) =>
+      err ? reject(err instanceof Error ? err : new Error(String(err))) : resolve(result),
+    );
+  });
 }
 
 /** BENCH_NODE_OPTIONS (e.g. `--max-old-space-size=512`; `--cpu-prof` is refused in NODE_OPTIONS) for the named deployables */

@@ -19,6 +19,7 @@ import {
   FrameError,
   MSG,
   packPoints,
+  pointsGridExp,
   parseLease,
   realtimeKeys,
   rendezvousOwner,
@@ -40,13 +41,61 @@ describe('realtime document model', () => {
     expect(Math.max(...counts.values())).toBeLessThan(200); // ~100 each
   });
 
-  it('D3: stroke points round-trip through packed little-endian Float32 bytes', () => {
-    const pts = [0, 0, 1.5, -2.25, 1e6, 3.125];
-    const bytes = packPoints(pts);
-    expect(bytes).toHaveLength(pts.length * 4);
-    expect(new DataView(bytes.buffer).getFloat32(8, true)).toBe(1.5);
-    expect([...unpackPoints(bytes)]).toEqual(pts);
-    expect(() => unpackPoints(new Uint8Array(3))).toThrow(RangeError);
+  it('D3: points round-trip on their grid, without drift, at ~1 byte per coordinate of a hand-drawn step', () => {
+    const pts: number[] = [];
+    let x = 0;
+    let y = 0;
+    for (let i = 0; i < 500; i++) pts.push((x += 2 + Math.sin(i) * 1.37), (y += Math.cos(i / 3) * 3.11));
+    for (const e of [0, 2, 5, 12]) {
+      const back = unpackPoints(packPoints(pts, e));
+      expect(back).toHaveLength(pts.length);
+      // rounding the positions (not the steps) keeps every point within half a grid step
+      const worst = Math.max(...pts.map((v, i) => Math.abs(back[i]! - v)));
+      expect(worst).toBeLessThanOrEqual(2 ** -(e + 1) + Math.abs(x) * 2 ** -23);
+    }
+    const bytes = packPoints(pts, 2);
+    expect(bytes.length).toBeLessThan(pts.length * 1.1 + 4);
+    expect(bytes.length % 8).not.toBe(0);
+    expect([...unpackPoints(packPoints([0, 0, -1.25, 2.5, 1e6, -3], 2))]).toEqual([0, 0, -1.25, 2.5, 1e6, -3]);
+    expect(unpackPoints(packPoints([], 2))).toHaveLength(0);
+  });
+
+  it('D3: the compact form is never a multiple of 8 bytes long (a pad byte is added)', () => {
+    for (let n = 0; n < 40; n++) {
+      const bytes = packPoints(
+        Array.from({ length: n * 2 }, (_, i) => i * 50),
+        2,
+      );
+      expect(bytes.length % 8).not.toBe(0);
+      expect(unpackPoints(bytes)).toHaveLength(n * 2);
+    }
+  });
+
+  it('D3: Float32 pairs written before the compact form still read', () => {
+    const pts = [0, 0, 1.5, -2.25, 1e6, 3.125, 7, 8];
+    expect([...unpackPoints(new Uint8Array(new Float32Array(pts).buffer))]).toEqual(pts);
+  });
+
+  it('D3: bad points input is refused with a RangeError', () => {
+    expect(() => packPoints([1, 2, 3])).toThrow(RangeError);
+    expect(() => packPoints([NaN, 0])).toThrow(RangeError);
+    expect(() => packPoints([Infinity, 0])).toThrow(RangeError);
+    expect(() => packPoints([1e15, 0])).toThrow(RangeError);
+    expect(() => packPoints([0, 0], 13)).toThrow(RangeError);
+    expect(() => packPoints([0, 0], 1.5)).toThrow(RangeError);
+    const good = packPoints([0, 0, 10, 10, 20, 20], 2);
+    expect(() => unpackPoints(good.subarray(0, 4))).toThrow(RangeError); // truncated
+    expect(() => unpackPoints(Uint8Array.of(99, 1, 0))).toThrow(RangeError); // bad header
+    expect(() => unpackPoints(Uint8Array.of(2, 0xff, 0xff, 0xff, 0x7f, 0))).toThrow(RangeError); // count lies
+    expect(() => unpackPoints(Uint8Array.of(2, 1, ...Array(9).fill(0xff), 1, 0))).toThrow(RangeError); // endless varint
+    expect(() => unpackPoints(Uint8Array.of(2, 1, 0, 0, 5, 5, 5))).toThrow(RangeError); // trailing bytes
+  });
+
+  it('D3: the grid is a quarter of a screen pixel at the zoom the stroke was drawn', () => {
+    expect(pointsGridExp(1)).toBe(2);
+    expect(pointsGridExp(20)).toBe(7);
+    expect(pointsGridExp(0.05)).toBe(0);
+    expect(pointsGridExp(1e9)).toBe(12);
   });
 });
 

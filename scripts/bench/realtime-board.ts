@@ -13,7 +13,7 @@
  * ≥ 1) takes the board over as it would from a previous owner.
  */
 import { createLogger, createPool } from '@wb/platform';
-import { bucketOf } from '@wb/proto';
+import { bucketOf, packPoints } from '@wb/proto';
 import { PgRoomJournal } from '@wb/realtime/dist/commands/boardStore';
 import { genesisChange, layoutOf, newHandle } from '@wb/realtime/dist/doc/automerge';
 import type { Handle } from '@wb/realtime/dist/doc/automerge';
@@ -64,17 +64,19 @@ export function buildBigBoard(strokes: number, tail: number, seed = 20_000): Big
     const id = `p${i.toString(36)}${Math.floor(rnd() * 2 ** 32).toString(36)}`;
     const n = 50 + Math.floor(rnd() * 51);
     points += n;
-    const pts = new Float32Array(strokePoints(n, rnd() * 4000, rnd() * 3000, rnd));
+    // relative to the shape's x, y as the pen tool writes them (SPEC D3)
+    const pts = strokePoints(n, 0, 0, rnd);
+    const [ox, oy] = [rnd() * 4000, rnd() * 3000];
     const obj = h.putObject(bucketId.get(bucketOf(id))!, id, {});
     h.put(obj, 'id', id, 'str');
     h.put(obj, 'kind', 'pen', 'str');
     h.put(obj, 'creator', creator, 'int');
     h.put(obj, 'z', `a${i.toString(36)}`, 'str');
-    h.put(obj, 'x', 0, 'f64');
-    h.put(obj, 'y', 0, 'f64');
+    h.put(obj, 'x', ox, 'f64');
+    h.put(obj, 'y', oy, 'f64');
     h.put(obj, 'strokeColor', Math.floor(rnd() * 8), 'f64');
     h.put(obj, 'strokeWidth', 3, 'int');
-    h.put(obj, 'points', new Uint8Array(pts.buffer), 'bytes');
+    h.put(obj, 'points', packPoints(pts), 'bytes');
     time += 1 + Math.floor(rnd() * 4);
     const hash = h.commit(null, time);
     const bytes = h.getLastLocalChange();

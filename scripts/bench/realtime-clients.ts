@@ -24,7 +24,15 @@ import type * as YApi from 'yjs' with { 'resolution-mode': 'import' };
 import type * as SyncApi from 'y-protocols/sync' with { 'resolution-mode': 'import' };
 import type * as EncodingApi from 'lib0/encoding' with { 'resolution-mode': 'import' };
 import type * as DecodingApi from 'lib0/decoding' with { 'resolution-mode': 'import' };
-import { decodeList, encodeBytesFrame, encodeEphemeral, encodeJsonFrame, encodeListFrame, MSG } from '@wb/proto';
+import {
+  decodeList,
+  encodeBytesFrame,
+  encodeEphemeral,
+  encodeJsonFrame,
+  encodeListFrame,
+  MSG,
+  packPoints,
+} from '@wb/proto';
 import { A, newHandle, newSyncState } from '@wb/realtime/dist/doc/automerge';
 import { signActor } from '@wb/realtime/dist/server/actor';
 import { addShape, penStroke, TestClient } from '@wb/realtime/dist/testing/client';
@@ -693,7 +701,7 @@ class HpClient {
         y: 0,
         strokeColor: 0,
         strokeWidth: 3,
-        points: new Uint8Array(new Float32Array(points).buffer),
+        points: packPoints(points),
       }),
     );
     this.pendingStroke = rec;

@@ -6,11 +6,14 @@
  * join → WELCOME + first SYNC is what the user waits for before anything happens. The server-side
  * work of the rest of an empty client's catch-up (the document it is sent) is reported apart.
  *
- *   node --import tsx services/realtime/bench/load.ts [--strokes 20000] [--tail 2000] [--runs 7]
+ *   node --import tsx services/realtime/bench/load.ts [--strokes 20000] [--tail 500] [--runs 7]
  *        [--fresh-process] [--store fs|s3] [--json out.json]
  *
+ * The default tail is the longest a crashed owner leaves (SNAPSHOT_EVERY_CHANGES); an evicted or
+ * handed-over board has none (`--tail 0`).
  * Needs the test PostgreSQL (`make infra`, or what `npx jest` uses). `--fresh-process` runs each
- * load in a new Node process (the first load after start-up); the default loads the board again
+ * load in a new Node process after the node's start-up warm-up (the first load of a new node);
+ * the default loads the board again
  * and again in one warm node, as a node that has served other boards does. `--store s3` runs
  * against a local S3 server (s3rver, as the contract test does).
  * The generated board is cached in the OS temp directory (generating it takes ~30 s).
@@ -25,8 +28,8 @@ import { createPool, migrate } from '@wb/platform';
 import type { Pool } from '@wb/platform';
 import { createTestDatabase, dropTestDatabase, randomId } from '@wb/platform/testing';
 import { MSG, splitFrame } from '@wb/proto';
-import { loadBoardHandle, PgRoomJournal } from '../src/commands/boardStore';
-import { newHandle, newSyncState } from '../src/doc/automerge';
+import { loadBoardHandle, PgRoomJournal, SNAPSHOT_EVERY_CHANGES } from '../src/commands/boardStore';
+import { newHandle, newSyncState, warmUpDocEngine } from '../src/doc/automerge';
 import { appendChanges, claimBoard, SCHEMA } from '../src/repositories/journal';
 import { Room } from '../src/room/room';
 import type { PeerIdentity } from '../src/room/room';
@@ -42,7 +45,7 @@ const log = silentLogger();
 const { values: args } = parseArgs({
   options: {
     strokes: { type: 'string', default: '20000' },
-    tail: { type: 'string', default: '2000' },
+    tail: { type: 'string', default: String(SNAPSHOT_EVERY_CHANGES) },
     runs: { type: 'string', default: '7' },
     'fresh-process': { type: 'boolean', default: false },
     store: { type: 'string', default: 'fs' },
@@ -54,7 +57,7 @@ const { values: args } = parseArgs({
 
 /** Cached in the temp directory: u32 count, then per change u32 hash length, hash, u32 length, bytes. */
 async function board(strokes: number): Promise<GeneratedBoard> {
-  const file = join(tmpdir(), `wb-bench-board-v1-${strokes}.bin`);
+  const file = join(tmpdir(), `wb-bench-board-v2-${strokes}.bin`);
   if (existsSync(file)) {
     const buf = await readFile(file);
     const dv = new DataView(buf.buffer, buf.byteOffset, buf.byteLength);
@@ -220,6 +223,7 @@ async function child(spec: string): Promise<void> {
   const pool = createPool({ url: s.databaseUrl, schema: SCHEMA, poolSize: 4, log });
   const { store, stop } = await makeStore(s.store, s.storeDir);
   try {
+    warmUpDocEngine(); // as src/main.ts does before the node takes boards
     process.stdout.write(JSON.stringify(await oneLoad(pool, store, s.boardId, s.token)));
   } finally {
     await stop();
@@ -274,7 +278,7 @@ async function main(): Promise<void> {
         snapshotMB: setup.snapshotBytes / 1e6,
         tailMB: setup.journalBytes / 1e6,
       },
-      mode: args['fresh-process'] ? 'fresh process per load' : 'warm node',
+      mode: args['fresh-process'] ? 'fresh process per load, after the start-up warm-up' : 'warm node',
       store: args.store,
       runs,
       ms: summary,

@@ -22,6 +22,7 @@ import {
 import { accessCheckReplySchema } from '@wb/proto';
 import type { AccessCheckReply, RequestActor } from '@wb/proto';
 import { OutboxSessionSink } from './commands/sessionEvents';
+import { warmUpDocEngine } from './doc/automerge';
 import { loadRealtimeEnv } from './env';
 import { createRealtimeMetrics } from './metrics';
 import { BoardPurgedProcessor } from './processors/boardPurged';
@@ -78,6 +79,10 @@ async function main(): Promise<void> {
     snapshotEveryMs: env.RT_SNAPSHOT_EVERY_MS,
     metrics: createRealtimeMetrics(metricsRegistry, { rooms: () => manager.roomCount, peers: () => manager.peerCount }),
   });
+
+  // before the node registers: its first board load runs on optimised wasm code
+  const warmUpMs = warmUpDocEngine({ memoryMb: env.RT_DOC_MEMORY_MB });
+  log.info({ ms: Math.round(warmUpMs), memoryMb: env.RT_DOC_MEMORY_MB }, 'document engine warmed up');
 
   const accessCheck = async (boardId: string, actor: RequestActor, record: boolean): Promise<AccessCheckReply> =>
     accessCheckReplySchema.parse((await bus.request('boards', 'access.check', { boardId, record }, actor)).data);

@@ -286,7 +286,7 @@ describe('room manager (H1, T1–T3)', () => {
     room.receive(ref.peer, encodeJsonFrame(MSG.VISIBILITY, { hidden: true }));
     clock.t += 60_000; // one hidden minute
     room.receive(ref.peer, encodeJsonFrame(MSG.VISIBILITY, { hidden: false }));
-    client.edit((d) => addShape(d, 'x1', penStroke('x1', 1, [1])));
+    client.edit((d) => addShape(d, 'x1', penStroke('x1', 1, [1, 1])));
     await room.flushPersist();
     clock.t += 60_000; // one active minute
     room.leave(ref.peer);

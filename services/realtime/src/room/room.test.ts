@@ -144,7 +144,7 @@ describe('Room', () => {
     connect(b, editor(9));
     await settle();
     b.edit((d) => {
-      d.shapes['00']['not-in-00-bucket-zz'] = penStroke('z', 9, [1]);
+      d.shapes['00']['not-in-00-bucket-zz'] = penStroke('z', 9, [1, 1]);
     });
     await settle();
     expect(b.errors.map((x) => x.code)).toEqual(['invalid_change']);
@@ -201,7 +201,7 @@ describe('Room', () => {
     connect(a, editor(16));
     await settle();
     journal.fail = new Error('db down');
-    const h = a.edit((d) => addShape(d, 'k', penStroke('k', 16, [1])));
+    const h = a.edit((d) => addShape(d, 'k', penStroke('k', 16, [1, 1])));
     await settle();
     expect(a.pending.has(h!)).toBe(true);
     journal.fail = null;
@@ -235,11 +235,11 @@ describe('Room', () => {
     };
     let k = connectTo(room);
     await pump(room, k);
-    for (let i = 0; i < 10; i++) c.edit((d) => addShape(d, `a${i}`, penStroke(`a${i}`, 2, [i])));
+    for (let i = 0; i < 10; i++) c.edit((d) => addShape(d, `a${i}`, penStroke(`a${i}`, 2, [i, i])));
     await pump(room, k);
     c.detach();
     // crash: the server restarts from its journal while the client keeps drawing
-    for (let i = 0; i < 12; i++) c.edit((d) => addShape(d, `b${i}`, penStroke(`b${i}`, 2, [i])));
+    for (let i = 0; i < 12; i++) c.edit((d) => addShape(d, `b${i}`, penStroke(`b${i}`, 2, [i, i])));
     const h = freshBoardHandle();
     h.applyChanges(journal.entries.map((e) => e.bytes));
     room = mk(h);

@@ -1,7 +1,7 @@
 /**
  * Snapshots in an S3-compatible bucket (MinIO in docker-compose, any S3 in production) through
  * the `minio` client; the same contract as the filesystem driver (snapshots.test.ts runs both).
- * Object names are the snapshot keys ("<urlencoded board id>/<seq>-<token>.am.gz"), so a board's
+ * Object names are the snapshot keys ("<board id, / as ~>/<seq>-<token>.am"), so a board's
  * objects share one prefix and a purge can list them (orphans of a crash included).
  */
 import { Client } from 'minio';

@@ -2,16 +2,18 @@
  * Object storage for snapshots behind one small interface (SPEC P5): the filesystem driver here
  * (default), the S3 driver in s3Snapshots.ts; both run the contract tests in snapshots.test.ts.
  *
- * A snapshot object is the board's uncompressed Automerge document (`saveNoCompress()`, ~6× cheaper
- * on the event loop than `save()`, which deflates inside wasm) gzipped on the libuv thread pool;
- * loading gunzips on the thread pool too. Objects written before that are plain `save()` bytes
- * and still load (told apart by their magic bytes).
+ * A snapshot object is the board's Automerge document as `saveNoCompress()` writes it: ~4× cheaper
+ * on the event loop than `save()`, which deflates inside wasm, and no gunzip on the load path
+ * (~40 ms for a 20k-stroke board, where loads have 300 ms in all). Stroke points are already
+ * compact (SPEC D3), so the object is only ~2× its gzipped size. Objects written by older nodes
+ * (gzipped `saveNoCompress()`, or `save()`) still load: `unpackSnapshot` tells them apart by
+ * their magic bytes.
  */
 import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { promisify } from 'node:util';
-import { gunzip, gzip } from 'node:zlib';
+import { gunzip } from 'node:zlib';
 
 export interface SnapshotStore {
   /** write (or replace) an object; a reader never sees a half-written one */
@@ -33,28 +35,22 @@ export function assertSafeKey(key: string): void {
 }
 
 /**
- * Keys are "<board id with / as ~>/<seq>-<token>.am.gz": one folder per board. Board ids are
+ * Keys are "<board id with / as ~>/<seq>-<token>.am": one folder per board. Board ids are
  * [A-Za-z0-9_-] segments joined by "/" (proto BOARD_ID_PATTERN), so "~" is unambiguous, and no
  * board's folder is a prefix of another's. (Not percent-encoding: S3 servers disagree on whether
- * "%2F" in an object name is decoded.) Keys of older snapshots ("%2F") are read as recorded.
+ * "%2F" in an object name is decoded.) Keys of older snapshots ("%2F", ".am.gz") are read as recorded.
  */
 export function snapshotKey(boardId: string, upToSeq: number, token: number): string {
-  return `${boardKeyPrefix(boardId)}${upToSeq}-${token}.am.gz`;
+  return `${boardKeyPrefix(boardId)}${upToSeq}-${token}.am`;
 }
 /** Every snapshot key of a board starts with this (purge lists and deletes by it). */
 export function boardKeyPrefix(boardId: string): string {
   return `${encodeURIComponent(boardId).replaceAll('%2F', '~')}/`;
 }
 
-const gzipAsync = promisify(gzip);
 const gunzipAsync = promisify(gunzip);
 
-/** Stored form of a document saved with `saveNoCompress()`: gzip level 1, off the event loop. */
-export async function packSnapshot(doc: Uint8Array): Promise<Uint8Array> {
-  const z = await gzipAsync(doc, { level: 1 });
-  return new Uint8Array(z.buffer, z.byteOffset, z.byteLength);
-}
-/** Document bytes of a stored snapshot (gzip, or a plain Automerge document from before). */
+/** Document bytes of a stored snapshot: as stored, or gunzipped (on the thread pool) if older. */
 export async function unpackSnapshot(stored: Uint8Array): Promise<Uint8Array> {
   if (stored[0] !== 0x1f || stored[1] !== 0x8b) return stored;
   const b = await gunzipAsync(stored);

@@ -3,7 +3,7 @@
  * lasts, and exactly one committed change per user action (brief fact 5). Later tools (line,
  * shapes, sticky, text …) implement the same interface and register in TOOLS.
  */
-import { packPoints } from '@wb/proto';
+import { packPoints, pointsGridExp } from '@wb/proto';
 import type { PenShape } from '@wb/proto';
 import type { BoardDoc } from '../realtime/boardDoc';
 import { moveShape, putShape } from '../realtime/boardDoc';
@@ -104,7 +104,8 @@ export class PenTool implements Tool {
       y: minY,
       strokeColor: s.color,
       strokeWidth: s.width,
-      points: packPoints(rel),
+      // on a grid a quarter of a screen pixel fine at the zoom it was drawn (SPEC D3)
+      points: packPoints(rel, pointsGridExp(host.zoom())),
     };
     host.commit((d) => putShape(d, shape));
     host.redraw();

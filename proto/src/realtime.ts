@@ -316,6 +316,7 @@ export const GEOMETRIC_SHAPES = ['rectangle', 'ellipse', 'triangle', 'diamond', 
 
 /** Fields every shape has. Colours are 0xRRGGBB integers (settings keep [r,g,b]). */
 export interface ShapeBase {
+  /** the record's key in its bucket; not stored in the record (SPEC D4) */
   id: string;
   kind: ShapeKind;
   /** user id of the creator (0 = guest): decides deletes when the board restricts them (SPEC D6) */

@@ -68,7 +68,6 @@ export function buildBigBoard(strokes: number, tail: number, seed = 20_000): Big
     const pts = strokePoints(n, 0, 0, rnd);
     const [ox, oy] = [rnd() * 4000, rnd() * 3000];
     const obj = h.putObject(bucketId.get(bucketOf(id))!, id, {});
-    h.put(obj, 'id', id, 'str');
     h.put(obj, 'kind', 'pen', 'str');
     h.put(obj, 'creator', creator, 'int');
     h.put(obj, 'z', `a${i.toString(36)}`, 'str');

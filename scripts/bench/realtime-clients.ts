@@ -693,7 +693,6 @@ class HpClient {
     state.strokes.push(rec);
     const shape = new Y.Map<unknown>(
       Object.entries({
-        id,
         kind: 'pen',
         creator: this.userId,
         z: `a${b.strokeNo}`,

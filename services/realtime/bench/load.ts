@@ -57,7 +57,7 @@ const { values: args } = parseArgs({
 
 /** Cached in the temp directory: u32 count, then per change u32 hash length, hash, u32 length, bytes. */
 async function board(strokes: number): Promise<GeneratedBoard> {
-  const file = join(tmpdir(), `wb-bench-board-v2-${strokes}.bin`);
+  const file = join(tmpdir(), `wb-bench-board-v3-${strokes}.bin`);
   if (existsSync(file)) {
     const buf = await readFile(file);
     const dv = new DataView(buf.buffer, buf.byteOffset, buf.byteLength);

@@ -161,7 +161,6 @@ export class TestClient {
 /** A pen stroke record as the web writes it (atomic strings, points as bytes). */
 export function penStroke(id: string, creator: number, points: number[], z = 'a0'): Record<string, unknown> {
   return {
-    id: new A.ImmutableString(id),
     kind: new A.ImmutableString('pen'),
     creator,
     z: new A.ImmutableString(z),

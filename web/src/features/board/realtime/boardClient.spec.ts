@@ -10,10 +10,11 @@
  */
 import { readFileSync } from 'node:fs';
 import * as A from '@automerge/automerge/slim';
-import { RT_CLOSE, SHAPE_STYLE_DEFAULTS } from '@wb/proto';
+import { bucketOf, RT_CLOSE, SHAPE_STYLE_DEFAULTS } from '@wb/proto';
 import type { PenShape, RtError } from '@wb/proto';
 import { BoardClient, backoffDelay, closeAction } from './boardClient';
-import { getShape, newShapeId, putShape, removeShape } from './boardDoc';
+import { allShapes, getShape, newShapeId, putShape, removeShape } from './boardDoc';
+import type { BoardDoc } from './boardDoc';
 import { MemoryServer } from './testing/memoryServer';
 import { FakeTimers } from './testing/fakeTimers';
 import type { Transport } from './transport';
@@ -93,7 +94,7 @@ describe('join and edit (J2, J5, S2, P2)', () => {
     ).toEqual([1, 2]);
   });
 
-  it('stores atomic strings as ImmutableString and points as bytes (D3)', async () => {
+  it('stores atomic strings as ImmutableString, points as bytes, the id only as the key (D3, D4)', async () => {
     const server = new MemoryServer();
     const { client } = joined(server);
     await settle();
@@ -101,10 +102,18 @@ describe('join and edit (J2, J5, S2, P2)', () => {
     const raw = (client.doc.shapes as Record<string, Record<string, Record<string, unknown>>>)[
       Object.keys(client.doc.shapes!).find((b) => 's1' in client.doc.shapes![b]!)!
     ]!.s1!;
-    expect(A.isImmutableString(raw.id)).toBe(true);
+    expect('id' in raw).toBe(false);
     expect(A.isImmutableString(raw.kind)).toBe(true);
     expect(A.isImmutableString(raw.z)).toBe(true);
     expect(raw.points).toBeInstanceOf(Uint8Array);
+    expect(getShape(client.doc, 's1')).toMatchObject({ id: 's1', kind: 'pen', creator: 7 });
+  });
+
+  it('reads records of older documents that still carry an id field (the key wins)', () => {
+    const doc = A.change(A.init<BoardDoc>(), (d) => {
+      d.shapes = { [bucketOf('s2')]: { s2: { id: 'other', kind: 'pen', creator: 1, z: 'a0', x: 0, y: 0 } } };
+    });
+    expect(allShapes(doc).get('s2')).toMatchObject({ id: 's2', kind: 'pen' });
   });
 
   it('new ids use the 64-character alphabet, 21 long', () => {

@@ -1,6 +1,6 @@
 /**
  * The board document (schema v1, realtime SPEC D1–D4) as the web reads and writes it: shapes live
- * in `doc.shapes[bucketOf(id)][id]`; strings that are never edited per character are
+ * in `doc.shapes[bucketOf(id)][id]` (the id is the key, not a field); strings that are never edited per character are
  * ImmutableStrings; stroke points are packed bytes relative to the shape's x, y (`packPoints`).
  */
 import * as A from '@automerge/automerge/slim';
@@ -20,35 +20,39 @@ export function isReady(doc: BoardDoc): boolean {
 /** Fields that stay collaborative text (edited per character by later tools). */
 const TEXT_FIELDS = new Set(['text', 'latex']);
 
-/** A stored record → a plain ShapeRecord (ImmutableStrings become strings); null when unreadable. */
-export function readShape(raw: Record<string, unknown> | undefined): ShapeRecord | null {
+/**
+ * A stored record → a plain ShapeRecord (ImmutableStrings become strings); null when unreadable.
+ * The id is the record's key in its bucket (SPEC D4: not stored in the record).
+ */
+export function readShape(id: string, raw: Record<string, unknown> | undefined): ShapeRecord | null {
   if (!raw || typeof raw !== 'object') return null;
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(raw)) out[k] = A.isImmutableString(v) ? v.val : v;
-  if (typeof out.id !== 'string' || !(SHAPE_KINDS as readonly unknown[]).includes(out.kind)) return null;
+  out.id = id;
+  if (!(SHAPE_KINDS as readonly unknown[]).includes(out.kind)) return null;
   if (typeof out.x !== 'number' || typeof out.y !== 'number' || typeof out.z !== 'string') return null;
   return out as unknown as ShapeRecord;
 }
 
 export function getShape(doc: BoardDoc, id: string): ShapeRecord | null {
-  return readShape(doc.shapes?.[bucketOf(id)]?.[id]);
+  return readShape(id, doc.shapes?.[bucketOf(id)]?.[id]);
 }
 
 export function allShapes(doc: BoardDoc): Map<string, ShapeRecord> {
   const out = new Map<string, ShapeRecord>();
   for (const bucket of Object.values(doc.shapes ?? {}))
     for (const [id, raw] of Object.entries(bucket)) {
-      const s = readShape(raw);
-      if (s && s.id === id) out.set(id, s);
+      const s = readShape(id, raw);
+      if (s) out.set(id, s);
     }
   return out;
 }
 
-/** A ShapeRecord as stored: atomic strings as ImmutableString (SPEC D3). */
+/** A ShapeRecord as stored: without its id (the key), atomic strings as ImmutableString (SPEC D3, D4). */
 export function toStored(shape: ShapeRecord): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(shape)) {
-    if (v === undefined) continue;
+    if (v === undefined || k === 'id') continue;
     out[k] = typeof v === 'string' && !TEXT_FIELDS.has(k) ? new A.ImmutableString(v) : v;
   }
   return out;

@@ -11,12 +11,14 @@
  * gateway does — with a signed x-wb-actor header), not through the gateway. Loopback only.
  *
  * Scenarios (BENCH_SCENARIOS, comma-separated, default all, in this order):
- * - memory: RSS / JS heap of a fresh node before and after opening BENCH_MEM_BOARDS boards (one
- *   client each) and BENCH_MEM_CONNECTIONS more connections → per open board, per connection;
+ * - memory: RSS / JS heap of a fresh rt-2 (which reserves no wasm memory: RT_DOC_MEMORY_MB=0)
+ *   before and after opening BENCH_MEM_BOARDS boards (one client each) and BENCH_MEM_CONNECTIONS
+ *   more connections → per open board, per connection;
  * - big: a BENCH_BIG_STROKES-stroke board (50–100 points each; realtime-board.ts) stored as
  *   snapshot + journal tail through the service's own storage code, cold-joined
- *   BENCH_BIG_LOADS times (distinct copies): join → WELCOME (the node claims and loads the
- *   board), → SYNCED; a warm join of the open board gives the part that is not loading;
+ *   BENCH_BIG_LOADS times on rt-1 (distinct copies; production settings): join → WELCOME (the
+ *   node claims and loads the board), → SYNCED; a warm join of the open board gives the part
+ *   that is not loading; one more copy on rt-2 gives the memory of an open big board;
  * - classroom: 1 board, BENCH_CLIENTS clients; the teacher commits BENCH_STROKE_RATE strokes/s,
  *   everyone sends cursors at BENCH_CURSOR_HZ; stroke → visible, cursor, commit → SAVED (upper
  *   bound of "in PostgreSQL"; the journal row's created_at gives the lower bound), owner-node CPU;
@@ -541,63 +543,65 @@ async function scenarioMemory(clients: Clients): Promise<Record<string, unknown>
 }
 
 async function scenarioBig(clients: Clients): Promise<Record<string, unknown>> {
-  const node = 'rt-2';
+  // load time on rt-1 (production settings: wasm memory reserved at start-up); memory on rt-2,
+  // which reserves none, so that its RSS shows what an open board takes
+  const timingNode = 'rt-1';
+  const memoryNode = 'rt-2';
   log.step(`big board: building ${BIG_STROKES} strokes (50–100 points each, one change per stroke)`);
   const board = buildBigBoard(BIG_STROKES, Math.min(BIG_TAIL, BIG_STROKES - 1));
   log.info(`built in ${board.buildMs} ms: ${board.points} points, ${board.changes.length} changes`);
   const specs: WbBoardSpec[] = [];
   let snapshotBytes = NaN;
   const seedStart = performance.now();
-  for (let i = 0; i < BIG_LOADS; i++) {
-    const spec = await createBoard(node, `big ${i}`);
+  for (let i = 0; i <= BIG_LOADS; i++) {
+    const spec = await createBoard(i < BIG_LOADS ? timingNode : memoryNode, `big ${i}`);
     ({ snapshotBytes } = await seedBigBoard(stack!.databaseUrl, snapshotDir!, spec.boardId, board));
     specs.push(spec);
   }
   board.prefix.free();
   log.info(
-    `stored ${BIG_LOADS} copies, each a snapshot (${round1(snapshotBytes / 2 ** 20)} MiB) + ${board.tail}-change journal tail, in ${Math.round(performance.now() - seedStart)} ms`,
+    `stored ${BIG_LOADS} + 1 copies, each a snapshot (${round1(snapshotBytes / 2 ** 20)} MiB) + ${board.tail}-change journal tail, in ${Math.round(performance.now() - seedStart)} ms`,
   );
   await sleep(1000);
-  const loads: Array<{ cold: BigLoadResult; warm: BigLoadResult; rssBeforeMiB: number; rssAfterMiB: number }> = [];
+  const join = (spec: WbBoardSpec, keepOpen: boolean): Promise<BigLoadResult> =>
+    clients.call<BigLoadResult>({
+      cmd: 'wb.bigLoad',
+      url: spec.url,
+      boardId: spec.boardId,
+      secret: SECRET,
+      userId: TEACHER,
+      keepOpen,
+    });
+  const loads: Array<{ cold: BigLoadResult; warm: BigLoadResult }> = [];
   const l0 = load1();
-  const mem0 = await nodeMemory(node);
+  let memory: { rssMiB: number; heapMiB: number };
   try {
-    for (const spec of specs) {
-      const before = await nodeMemory(node);
-      // the cold join keeps its socket: the room (and its memory) stays on the node
-      const cold = await clients.call<BigLoadResult>({
-        cmd: 'wb.bigLoad',
-        url: spec.url,
-        boardId: spec.boardId,
-        secret: SECRET,
-        userId: TEACHER,
-        keepOpen: true,
-      });
-      const after = await nodeMemory(node);
-      const warm = await clients.call<BigLoadResult>({
-        cmd: 'wb.bigLoad',
-        url: spec.url,
-        boardId: spec.boardId,
-        secret: SECRET,
-        userId: TEACHER,
-        keepOpen: false,
-      });
-      loads.push({ cold, warm, rssBeforeMiB: before.rssMiB, rssAfterMiB: after.rssMiB });
+    for (const spec of specs.slice(0, BIG_LOADS)) {
+      // the cold join keeps its socket: the room stays open, as in a node holding several boards
+      const cold = await join(spec, true);
+      const warm = await join(spec, false);
+      loads.push({ cold, warm });
       log.info(
-        `cold join → WELCOME ${round1(cold.welcomeMs)} ms, → SYNCED ${round1(cold.syncedMs)} ms (${round1(cold.syncBytes / 2 ** 20)} MiB of sync); warm join → WELCOME ${round1(warm.welcomeMs)} ms; node RSS +${round1(after.rssMiB - before.rssMiB)} MiB`,
+        `${timingNode}: cold join → WELCOME ${round1(cold.welcomeMs)} ms, → SYNCED ${round1(cold.syncedMs)} ms (${round1(cold.syncBytes / 2 ** 20)} MiB of sync); warm join → WELCOME ${round1(warm.welcomeMs)} ms`,
       );
     }
+    const before = await nodeMemory(memoryNode);
+    const cold = await join(specs[BIG_LOADS]!, true);
+    const after = await nodeMemory(memoryNode);
+    memory = { rssMiB: round1(after.rssMiB - before.rssMiB), heapMiB: round1(after.heapUsedMiB - before.heapUsedMiB) };
+    log.info(`${memoryNode}: cold join → WELCOME ${round1(cold.welcomeMs)} ms; node RSS +${memory.rssMiB} MiB`);
   } finally {
     await clients.call({ cmd: 'closeAll' });
   }
-  const mem1 = await nodeMemory(node);
-  log.info(`waiting for ${node} to evict the big rooms (final snapshots)`);
-  await roomsClosed(node, 60_000);
+  log.info(`waiting for ${timingNode} and ${memoryNode} to evict the big rooms (final snapshots)`);
+  await roomsClosed(timingNode, 60_000);
+  await roomsClosed(memoryNode, 60_000);
   const colds = loads.map((l) => l.cold.welcomeMs);
   const warms = loads.map((l) => l.warm.welcomeMs);
   const median = (xs: number[]): number => [...xs].sort((x, y) => x - y)[Math.floor(xs.length / 2)]!;
   return {
-    node,
+    node: timingNode,
+    memoryNode,
     strokes: BIG_STROKES,
     points: board.points,
     journalTail: board.tail,
@@ -607,10 +611,7 @@ async function scenarioBig(clients: Clients): Promise<Record<string, unknown>> {
     coldWelcomeMs: { median: round1(median(colds)), max: round1(Math.max(...colds)), all: colds.map(round1) },
     warmWelcomeMs: { median: round1(median(warms)) },
     loadEstimateMs: round1(median(colds) - median(warms)),
-    memoryPerBigBoard: {
-      rssMiB: round1((mem1.rssMiB - mem0.rssMiB) / BIG_LOADS),
-      heapMiB: round1((mem1.heapUsedMiB - mem0.heapUsedMiB) / BIG_LOADS),
-    },
+    memoryPerBigBoard: memory,
     load1: [l0, load1()],
   };
 }
@@ -1025,6 +1026,8 @@ async function main(): Promise<number> {
     SNAPSHOT_DIR: snapshotDir!,
     RT_NODE_TTL_MS: String(NODE_TTL_MS),
     RT_IDLE_MS: String(IDLE_MS),
+    // rt-2 reserves no wasm memory at start-up, so its RSS shows what boards and connections take
+    ...(id === 'rt-2' ? { RT_DOC_MEMORY_MB: '0' } : {}),
     // SIGUSR1 opens the inspector on a free loopback port: the memory scenario forces a GC through it
     ...nodeOptions(id, '--inspect-port=0'),
   });

@@ -25,6 +25,7 @@ import { ensureInfra, type Infra } from '../lib/infra';
 import { c, describeError, log } from '../lib/log';
 import { ROOT } from '../lib/paths';
 import { pacedLoad } from '../lib/pacedLoad';
+import { cpuMs, machineTicks } from '../lib/procStats';
 import { ManagedProcess, waitFor } from '../lib/proc';
 
 const DURATION = Number(process.env.BENCH_DURATION ?? 10);
@@ -45,6 +46,18 @@ interface Measure {
   rate?: number;
   /** paced runs: how late the load generator sent, p99 ms */
   sendLagP99?: number;
+  /** paced gateway runs: where the time and the CPU go */
+  inside?: Inside;
+}
+
+/** What the servers saw during a paced gateway run. */
+interface Inside {
+  /** share of requests the gateway itself finished within 10 ms (its http_request_duration_seconds) */
+  gatewayWithin10msPct: number;
+  /** CPU ms per request */
+  cpuPerRequestMs: { gateway: number; auth: number; loadGenerator: number };
+  /** share of both cores busy (everything on the machine, nats-server included) */
+  machineBusyPct: number;
 }
 
 let infra: Infra | undefined;
@@ -83,9 +96,49 @@ async function measure(name: string, url: string, headers: Record<string, string
   return m;
 }
 
+/** Cumulative counts of the gateway's GET /api/user duration histogram: le (seconds) → count. */
+async function gatewayHistogram(): Promise<Map<number, number>> {
+  const res = await fetch(`http://127.0.0.1:${stack!.envOf('gateway').HEALTH_PORT}/metrics`);
+  const out = new Map<number, number>();
+  for (const line of (await res.text()).split('\n')) {
+    if (!line.startsWith('http_request_duration_seconds_bucket{') || !line.includes('route="/api/user"')) continue;
+    const le = /le="([^"]+)"/.exec(line)?.[1];
+    if (!le || !line.includes('status="200"')) continue;
+    out.set(le === '+Inf' ? Infinity : Number(le), Number(line.slice(line.lastIndexOf(' ') + 1)));
+  }
+  return out;
+}
+
 /** Open-loop load: `rate` requests per second, evenly spread, for `durationS`; latency from send to end. */
 async function paced(name: string, url: string, headers: Record<string, string>, rate: number): Promise<Measure> {
+  const throughGateway = url.startsWith(stack!.gatewayUrl);
+  const pids = stack!.pids;
+  const before = {
+    histogram: throughGateway ? await gatewayHistogram() : undefined,
+    gateway: cpuMs(pids.gateway),
+    auth: cpuMs(pids['services/auth']),
+    self: process.cpuUsage(),
+    machine: machineTicks(),
+  };
   const r = await pacedLoad(url, headers, rate, DURATION, CONNECTIONS);
+  let inside: Inside | undefined;
+  if (before.histogram) {
+    const machine = machineTicks();
+    const self = process.cpuUsage(before.self);
+    const after = await gatewayHistogram();
+    const delta = (le: number): number => (after.get(le) ?? 0) - (before.histogram!.get(le) ?? 0);
+    const per = (ms: number): number => Math.round((ms / r.requests) * 1000) / 1000;
+    inside = {
+      gatewayWithin10msPct: Math.round((delta(0.01) / Math.max(1, delta(Infinity))) * 10_000) / 100,
+      cpuPerRequestMs: {
+        gateway: per(cpuMs(pids.gateway) - before.gateway),
+        auth: per(cpuMs(pids['services/auth']) - before.auth),
+        loadGenerator: per((self.user + self.system) / 1000),
+      },
+      machineBusyPct:
+        Math.round(((machine.busy - before.machine.busy) / (machine.total - before.machine.total)) * 1000) / 10,
+    };
+  }
   const m: Measure = {
     name,
     rps: r.achievedRps,
@@ -97,10 +150,17 @@ async function paced(name: string, url: string, headers: Record<string, string>,
     timeouts: 0,
     rate,
     sendLagP99: r.sendLagP99,
+    ...(inside ? { inside } : {}),
   };
   log.info(
     `${name}: ${Math.round(m.rps)} req/s, p50 ${m.p50.toFixed(2)} ms, p99 ${m.p99.toFixed(2)} ms (generator late by p99 ${r.sendLagP99} ms)`,
   );
+  if (inside) {
+    const cpu = inside.cpuPerRequestMs;
+    log.info(
+      `  inside: the gateway finished ${inside.gatewayWithin10msPct} % within 10 ms by its own clock; CPU per request: gateway ${cpu.gateway} ms, auth ${cpu.auth} ms, load generator ${cpu.loadGenerator} ms; both cores ${inside.machineBusyPct} % busy`,
+    );
+  }
   return m;
 }
 

@@ -28,6 +28,8 @@ export interface BigBoard {
   changes: Array<{ hash: string; bytes: Uint8Array }>;
   /** the document after the first `strokes − tail` changes (what the snapshot holds); free() when done */
   prefix: Handle;
+  /** the whole document (the snapshot of a board stored without a tail); free() when done */
+  full: Handle;
   tail: number;
   buildMs: number;
 }
@@ -84,27 +86,32 @@ export function buildBigBoard(strokes: number, tail: number, seed = 20_000): Big
     if (i === strokes - tail - 1) prefix = h.fork();
   }
   if (!prefix) prefix = h.fork();
-  h.free();
-  return { strokes, points, changes, prefix, tail, buildMs: Math.round(performance.now() - t0) };
+  return { strokes, points, changes, prefix, full: h, tail, buildMs: Math.round(performance.now() - t0) };
 }
 
-/** Store the board under `boardId`: journal → snapshot (compacts) → journal tail. */
+/**
+ * Store the board under `boardId`: journal → snapshot (compacts) → journal tail, with the board's
+ * tail (as an owner that crashed leaves it) or none (as eviction and hand-over leave it).
+ */
 export async function seedBigBoard(
   databaseUrl: string,
   snapshotDir: string,
   boardId: string,
   board: BigBoard,
+  withTail: boolean,
 ): Promise<{ snapshotBytes: number }> {
+  const tailLength = withTail ? board.tail : 0;
   const log = createLogger({ service: 'bench-realtime', level: 'warn' });
   const pool = createPool({ url: databaseUrl, schema: SCHEMA, poolSize: 2, log });
   try {
     if (!(await claimBoard(pool, boardId, 0, 'bench-seed'))) throw new Error(`could not claim ${boardId}`);
     const journal = new PgRoomJournal(pool, boardId, 0, { lastSeq: 0, snapshotSeq: 0 });
-    const head = board.changes.slice(0, board.changes.length - board.tail);
+    const head = board.changes.slice(0, board.changes.length - tailLength);
     for (let i = 0; i < head.length; i += 1000) await journal.append(head.slice(i, i + 1000));
     const store = new FsSnapshotStore(snapshotDir);
-    if (!(await journal.snapshot(store, board.prefix))) throw new Error('no snapshot was written');
-    const tail = board.changes.slice(board.changes.length - board.tail);
+    if (!(await journal.snapshot(store, withTail ? board.prefix : board.full)))
+      throw new Error('no snapshot was written');
+    const tail = board.changes.slice(board.changes.length - tailLength);
     if (tail.length) await journal.append(tail);
     const { rows } = await pool.query<{ size: number }>(
       `SELECT size FROM snapshots WHERE board_id = $1 ORDER BY up_to_seq DESC LIMIT 1`,

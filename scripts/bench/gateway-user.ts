@@ -16,14 +16,18 @@
  * Targets: gateway/bare ≥ 30 %, gateway p99 < 10 ms at half rate. BENCH_STRICT=1 → exit 1 when missed.
  * The services run as in production (NODE_ENV=production: replies are not re-validated).
  * Env: BENCH_DURATION (s, default 10), BENCH_CONNECTIONS (default 50), BENCH_WARMUP (s, default 3),
- * BENCH_NODE_OPTIONS (given to the gateway and auth, e.g. `--trace-gc`).
+ * BENCH_NODE_OPTIONS (given to the gateway and auth, e.g. `--trace-gc`), BENCH_PROFILE=1 (V8 CPU
+ * profiles of the gateway and auth during the paced runs, written to
+ * artifacts/bench/gateway-profiles/ and summarised at the end).
  */
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { signUp, startStack, type RunningStack } from '@wb/platform/testing';
 import { benchNodeOptions, productionStackEnv, runAutocannon, stackInfra, writeBenchResult } from '../lib/bench';
 import { ensureInfra, type Infra } from '../lib/infra';
 import { c, describeError, log } from '../lib/log';
-import { ROOT } from '../lib/paths';
+import { printProfiles, profileHook, startProfiling } from '../lib/cpuProfile';
+import { ARTIFACTS_DIR, ROOT } from '../lib/paths';
 import { pacedLoad } from '../lib/pacedLoad';
 import { cpuMs, machineTicks } from '../lib/procStats';
 import { ManagedProcess, waitFor } from '../lib/proc';
@@ -31,6 +35,8 @@ import { ManagedProcess, waitFor } from '../lib/proc';
 const DURATION = Number(process.env.BENCH_DURATION ?? 10);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
 const WARMUP = Number(process.env.BENCH_WARMUP ?? 3);
+const PROFILE = process.env.BENCH_PROFILE === '1';
+const PROFILE_DIR = join(ARTIFACTS_DIR, 'bench', 'gateway-profiles');
 const TARGET_RATIO = 0.3;
 const TARGET_P99_MS = 10;
 
@@ -68,6 +74,20 @@ async function cleanup(): Promise<void> {
   await hello?.stop(5000);
   await stack?.stop().catch((err: unknown) => log.warn(`stack stop: ${describeError(err)}`));
   await infra?.stop();
+}
+
+/** envFor of the gateway and auth: the CPU-profile preload (plus BENCH_NODE_OPTIONS) */
+function profiledServers(): { envFor: Record<string, Record<string, string>> } {
+  const extra = process.env.BENCH_NODE_OPTIONS ? ` ${process.env.BENCH_NODE_OPTIONS}` : '';
+  const envFor: Record<string, Record<string, string>> = {};
+  for (const [dir, name] of [
+    ['gateway', 'gateway'],
+    ['services/auth', 'auth'],
+  ] as const) {
+    const hook = profileHook(PROFILE_DIR, name);
+    envFor[dir] = { ...hook, NODE_OPTIONS: hook.NODE_OPTIONS + extra };
+  }
+  return { envFor };
 }
 
 /** a signed-up user's session, as the Cookie header a browser would send */
@@ -189,10 +209,11 @@ async function main(): Promise<number> {
   infra = await ensureInfra(process.env);
 
   log.step('starting services/auth and the gateway (startStack)');
+  if (PROFILE) rmSync(PROFILE_DIR, { recursive: true, force: true });
   stack = await startStack({
     deployables: ['services/auth', 'gateway'],
     env: productionStackEnv(),
-    ...benchNodeOptions(['gateway', 'services/auth']),
+    ...(PROFILE ? profiledServers() : benchNodeOptions(['gateway', 'services/auth'])),
     ...stackInfra(infra),
   });
   const cookie = await signUpCookie(stack.gatewayUrl);
@@ -202,6 +223,7 @@ async function main(): Promise<number> {
   const bare = await measure('bare express, max', helloUrl, {});
   const gw = await measure('gateway GET /api/user, max', `${stack.gatewayUrl}/api/user`, { cookie });
   const rate = Math.max(1, Math.floor(gw.rps / 2));
+  if (PROFILE) startProfiling([stack.pids.gateway, stack.pids['services/auth']]);
   const half = await paced(`gateway at ${rate} req/s (half)`, `${stack.gatewayUrl}/api/user`, { cookie }, rate);
   // where the tail comes from: the same path at a quarter of the maximum (less CPU contention)
   const quarterRate = Math.max(1, Math.floor(gw.rps / 4));
@@ -257,5 +279,7 @@ void main()
   })
   .then(async (code) => {
     await cleanup();
+    // the profiles are written when the servers exit
+    if (PROFILE) printProfiles(PROFILE_DIR, 'gateway/dist');
     process.exit(code);
   });

@@ -49,7 +49,7 @@
 import { fork, spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { readdirSync, readFileSync, rmSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { get as httpGet } from 'node:http';
 import { cpus, loadavg, tmpdir } from 'node:os';
@@ -65,7 +65,7 @@ import { productionStackEnv, stackInfra, writeBenchResult } from '../lib/bench';
 import { ensureInfra, type Infra } from '../lib/infra';
 import { c, describeError, log, UserFacingError } from '../lib/log';
 import { ARTIFACTS_DIR, ROOT } from '../lib/paths';
-import { profileHook, startProfiling, summarizeProfile } from './realtime-profile';
+import { printProfiles, profileHook, startProfiling } from '../lib/cpuProfile';
 import { buildBigBoard, seedBigBoard } from './realtime-board';
 import { cpuMs, machineTicks, rssBytes } from '../lib/procStats';
 import {
@@ -1272,26 +1272,7 @@ void main()
   })
   .then(async (code) => {
     await cleanup();
-    if (PROFILE) printProfiles();
+    // the profiles are written when the servers exit (after cleanup)
+    if (PROFILE) printProfiles(PROFILE_DIR, 'services/realtime/dist');
     process.exit(code);
   });
-
-/** the profiles are written when the servers exit (after cleanup) */
-function printProfiles(): void {
-  let files: string[] = [];
-  try {
-    files = readdirSync(PROFILE_DIR).filter((f) => f.endsWith('.cpuprofile'));
-  } catch {
-    // none written
-  }
-  for (const f of files.sort()) {
-    console.log('');
-    const { self, inclusive } = summarizeProfile(join(PROFILE_DIR, f), ROOT, 'services/realtime/dist');
-    console.log(c.bold(`  CPU profile ${relative(ROOT, join(PROFILE_DIR, f))} (share of busy time): self`));
-    for (const line of self) console.log(`  ${line}`);
-    if (inclusive.length) {
-      console.log(c.bold('  inclusive, services/realtime functions'));
-      for (const line of inclusive) console.log(`  ${line}`);
-    }
-  }
-}

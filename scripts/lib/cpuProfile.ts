@@ -7,8 +7,10 @@
  * process exits (open it in Chrome DevTools → Performance, or speedscope); `summarizeProfile`
  * lists the top self-time functions and the inclusive time of functions under a path.
  */
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
+import { c } from './log';
+import { ROOT } from './paths';
 
 const HOOK = `'use strict';
 const { isMainThread } = require('node:worker_threads');
@@ -114,4 +116,24 @@ export function summarizeProfile(
       .slice(0, top)
       .map(([k, v]) => `${((v / total) * 100).toFixed(1).padStart(5)} %  ${k}`);
   return { self: fmt(self), inclusive: fmt(incl) };
+}
+
+/** Print the summary of every profile in `dir` (top self time; inclusive time of `focus` functions). */
+export function printProfiles(dir: string, focus: string): void {
+  let files: string[] = [];
+  try {
+    files = readdirSync(dir).filter((f) => f.endsWith('.cpuprofile'));
+  } catch {
+    // none written
+  }
+  for (const f of files.sort()) {
+    console.log('');
+    const { self, inclusive } = summarizeProfile(join(dir, f), ROOT, focus);
+    console.log(c.bold(`  CPU profile ${relative(ROOT, join(dir, f))} (share of busy time): self`));
+    for (const line of self) console.log(`  ${line}`);
+    if (inclusive.length) {
+      console.log(c.bold(`  inclusive, functions in ${focus}`));
+      for (const line of inclusive) console.log(`  ${line}`);
+    }
+  }
 }

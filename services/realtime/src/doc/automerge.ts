@@ -55,10 +55,10 @@ export function loadHandle(snapshot: Uint8Array): Handle {
 /**
  * Prepare the document engine before the node takes boards, so that its first board loads as fast
  * as later ones (bench/load.ts --fresh-process: a 20k-stroke board's first load took ~700 ms in a
- * fresh process against ~300 ms in a warm node):
+ * fresh process against ~250 ms in a warm node):
  * - reserve wasm memory in one step: Automerge's allocator otherwise grows it page group by page
  *   group while loading a big board, and V8 collects garbage at every step. Wasm memory never
- *   shrinks; a node holding boards uses it anyway (a 20k-stroke board takes ~57 MiB);
+ *   shrinks; a node holding boards uses it anyway (an open 20k-stroke board takes ~40–50 MiB);
  * - run the load path (snapshot, then a journal tail) on small made-up boards, so V8 has
  *   optimised the wasm code that the first real load would otherwise run unoptimised.
  * Returns the milliseconds it took.

@@ -547,13 +547,18 @@ async function scenarioMemory(clients: Clients): Promise<Record<string, unknown>
   };
 }
 
-/** loadBoardHandle's total (ms) for a board, from the node's "room opened" log line (LOG_LEVEL=info) */
-function nodeLoadMs(nodeId: string, boardId: string): number | undefined {
+/** The node's own timings of opening a board, from its "room opened" log line (LOG_LEVEL=info) */
+function nodeOpenMs(nodeId: string, boardId: string): { load: number; lease: number; claim: number } | undefined {
   for (const line of stack!.logs(nodeId === 'rt-1' ? NODE_A : NODE_B)) {
     if (!line.includes('"room opened"') || !line.includes(boardId)) continue;
     try {
-      const entry = JSON.parse(line) as { boardId?: string; loadMs?: { total?: number } };
-      if (entry.boardId === boardId && entry.loadMs?.total !== undefined) return round1(entry.loadMs.total);
+      const entry = JSON.parse(line) as {
+        boardId?: string;
+        loadMs?: { total?: number };
+        openMs?: { lease?: number; claim?: number };
+      };
+      if (entry.boardId === boardId && entry.loadMs?.total !== undefined)
+        return { load: round1(entry.loadMs.total), lease: entry.openMs?.lease ?? NaN, claim: entry.openMs?.claim ?? NaN };
     } catch {
       // not a JSON log line
     }
@@ -607,10 +612,10 @@ async function scenarioBig(clients: Clients): Promise<Record<string, unknown>> {
       // the cold join keeps its socket: the room stays open, as in a node holding several boards
       const cold = await join(copy.spec, true);
       const warm = await join(copy.spec, false);
-      const nodeMs = nodeLoadMs(timingNode, copy.spec.boardId);
-      loads.push({ case: copy.case.name, cold, warm, nodeLoadMs: nodeMs });
+      const open = nodeOpenMs(timingNode, copy.spec.boardId);
+      loads.push({ case: copy.case.name, cold, warm, nodeLoadMs: open?.load });
       log.info(
-        `${timingNode}, ${copy.case.name}: cold join → WELCOME ${round1(cold.welcomeMs)} ms (node's load ${nodeMs ?? '?'} ms), → SYNCED ${round1(cold.syncedMs)} ms (${round1(cold.syncBytes / 2 ** 20)} MiB of sync); warm join → WELCOME ${round1(warm.welcomeMs)} ms`,
+        `${timingNode}, ${copy.case.name}: cold join → WELCOME ${round1(cold.welcomeMs)} ms (node: lease ${open?.lease ?? '?'} ms, claim ${open?.claim ?? '?'} ms, load ${open?.load ?? '?'} ms), → SYNCED ${round1(cold.syncedMs)} ms (${round1(cold.syncBytes / 2 ** 20)} MiB of sync); warm join → WELCOME ${round1(warm.welcomeMs)} ms`,
       );
     }
     const before = await nodeMemory(memoryNode);

@@ -135,6 +135,8 @@ export class RoomManager {
 
   private async load(boardId: string, board: { ownerId: number; deleteOwnOnly: boolean }): Promise<OpenResult> {
     const { registry, pool, log } = this.opts;
+    // what opening took before the load (lease in Redis, claim in PostgreSQL), for the log line
+    const t0 = performance.now();
     const route = await registry.route(boardId);
     if (route.kind === 'elsewhere') return { kind: 'elsewhere', nodeId: route.nodeId };
     const token = await registry.acquire(boardId);
@@ -142,12 +144,15 @@ export class RoomManager {
       const again = await registry.route(boardId);
       return { kind: 'elsewhere', nodeId: again.kind === 'elsewhere' ? again.nodeId : registry.nodeId };
     }
+    const tLease = performance.now();
     // F2: the claim makes every later write of an older token fail in PostgreSQL
     if (!(await claimBoard(pool, boardId, token, registry.nodeId))) {
       await registry.release(boardId, token);
       throw new Error(`board ${boardId}: fencing token ${token} is stale`);
     }
+    const tClaim = performance.now();
     const loaded = await loadBoardHandle(pool, this.opts.store, boardId);
+    const tLoaded = performance.now();
     const journal = new PgRoomJournal(pool, boardId, token, loaded);
     const now = this.opts.clock.now();
     const open: OpenRoom = {
@@ -179,8 +184,16 @@ export class RoomManager {
     });
     this.rooms.set(boardId, open);
     this.opts.sessions?.started(open);
+    const ms = (a: number, b: number): number => Math.round((b - a) * 10) / 10;
     log.info(
-      { boardId, token, lastSeq: loaded.lastSeq, tail: loaded.tailChanges, loadMs: loaded.timings },
+      {
+        boardId,
+        token,
+        lastSeq: loaded.lastSeq,
+        tail: loaded.tailChanges,
+        openMs: { lease: ms(t0, tLease), claim: ms(tLease, tClaim), room: ms(tLoaded, performance.now()) },
+        loadMs: loaded.timings,
+      },
       'room opened',
     );
     return { kind: 'open', room: open };

@@ -1,7 +1,7 @@
 /**
  * A realistic big board for load benchmarks: pen strokes exactly as the web client writes them
- * (`penStroke` in src/testing/client.ts: ImmutableString id/kind/z, numbers, points as packed
- * Float32 bytes of 50–100 points), one change per stroke, made by a handful of actors that see
+ * (`penStroke` in src/testing/client.ts: ImmutableString kind/z, numbers, 50–100 points packed
+ * by `packPoints`, SPEC D3), one change per stroke, made by a handful of actors that see
  * each other's strokes now and then, plus moves (x/y) and deletes of own strokes.
  *
  * The changes are made on raw handles with `putObjectFromHydrate`, the path `A.change` takes for an

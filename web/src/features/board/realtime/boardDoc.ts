@@ -1,7 +1,8 @@
 /**
  * The board document (schema v1, realtime SPEC D1–D4) as the web reads and writes it: shapes live
- * in `doc.shapes[bucketOf(id)][id]` (the id is the key, not a field); strings that are never edited per character are
- * ImmutableStrings; stroke points are packed bytes relative to the shape's x, y (`packPoints`).
+ * in `doc.shapes[bucketOf(id)][id]` (the id is the key, not a field); strings that are never
+ * edited per character are ImmutableStrings; stroke points are packed bytes relative to the
+ * shape's x, y (`packPoints`).
  */
 import * as A from '@automerge/automerge/slim';
 import { bucketOf, SHAPE_KINDS } from '@wb/proto';

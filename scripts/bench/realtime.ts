@@ -558,7 +558,11 @@ function nodeOpenMs(nodeId: string, boardId: string): { load: number; lease: num
         openMs?: { lease?: number; claim?: number };
       };
       if (entry.boardId === boardId && entry.loadMs?.total !== undefined)
-        return { load: round1(entry.loadMs.total), lease: entry.openMs?.lease ?? NaN, claim: entry.openMs?.claim ?? NaN };
+        return {
+          load: round1(entry.loadMs.total),
+          lease: entry.openMs?.lease ?? NaN,
+          claim: entry.openMs?.claim ?? NaN,
+        };
     } catch {
       // not a JSON log line
     }

@@ -26,7 +26,14 @@ import { get as httpGet } from 'node:http';
 import type autocannon from 'autocannon';
 import pg from 'pg';
 import { signUp, startStack, type RunningStack } from '@wb/platform/testing';
-import { benchNodeOptions, productionStackEnv, runAutocannon, stackInfra, writeBenchResult } from '../lib/bench';
+import {
+  benchNodeOptions,
+  productionStackEnv,
+  runAutocannon,
+  runBench,
+  stackInfra,
+  writeBenchResult,
+} from '../lib/bench';
 import { ensureInfra, type Infra } from '../lib/infra';
 import { pacedLoad } from '../lib/pacedLoad';
 import { cpuMs, machineTicks } from '../lib/procStats';
@@ -223,12 +230,4 @@ async function main(): Promise<number> {
   return process.env.BENCH_STRICT === '1' && !met ? 1 : 0;
 }
 
-void main()
-  .catch((err: unknown) => {
-    log.error(describeError(err));
-    return 1;
-  })
-  .then(async (code) => {
-    await cleanup();
-    process.exit(code);
-  });
+runBench(main, cleanup);

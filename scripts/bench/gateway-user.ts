@@ -23,10 +23,17 @@
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { signUp, startStack, type RunningStack } from '@wb/platform/testing';
-import { benchNodeOptions, productionStackEnv, runAutocannon, stackInfra, writeBenchResult } from '../lib/bench';
+import {
+  benchNodeOptions,
+  productionStackEnv,
+  runAutocannon,
+  runBench,
+  stackInfra,
+  writeBenchResult,
+} from '../lib/bench';
 import { ensureInfra, type Infra } from '../lib/infra';
 import { c, describeError, log } from '../lib/log';
-import { printProfiles, profileHook, startProfiling } from '../lib/cpuProfile';
+import { printProfiles, startProfiling } from '../lib/cpuProfile';
 import { ARTIFACTS_DIR, ROOT } from '../lib/paths';
 import { pacedLoad } from '../lib/pacedLoad';
 import { cpuMs, machineTicks } from '../lib/procStats';
@@ -74,20 +81,6 @@ async function cleanup(): Promise<void> {
   await hello?.stop(5000);
   await stack?.stop().catch((err: unknown) => log.warn(`stack stop: ${describeError(err)}`));
   await infra?.stop();
-}
-
-/** envFor of the gateway and auth: the CPU-profile preload (plus BENCH_NODE_OPTIONS) */
-function profiledServers(): { envFor: Record<string, Record<string, string>> } {
-  const extra = process.env.BENCH_NODE_OPTIONS ? ` ${process.env.BENCH_NODE_OPTIONS}` : '';
-  const envFor: Record<string, Record<string, string>> = {};
-  for (const [dir, name] of [
-    ['gateway', 'gateway'],
-    ['services/auth', 'auth'],
-  ] as const) {
-    const hook = profileHook(PROFILE_DIR, name);
-    envFor[dir] = { ...hook, NODE_OPTIONS: hook.NODE_OPTIONS + extra };
-  }
-  return { envFor };
 }
 
 /** a signed-up user's session, as the Cookie header a browser would send */
@@ -213,7 +206,7 @@ async function main(): Promise<number> {
   stack = await startStack({
     deployables: ['services/auth', 'gateway'],
     env: productionStackEnv(),
-    ...(PROFILE ? profiledServers() : benchNodeOptions(['gateway', 'services/auth'])),
+    ...benchNodeOptions(['gateway', 'services/auth'], PROFILE ? PROFILE_DIR : undefined),
     ...stackInfra(infra),
   });
   const cookie = await signUpCookie(stack.gatewayUrl);
@@ -272,14 +265,7 @@ async function main(): Promise<number> {
   return process.env.BENCH_STRICT === '1' && !(ratioOk && p99Ok && clean) ? 1 : 0;
 }
 
-void main()
-  .catch((err: unknown) => {
-    log.error(describeError(err));
-    return 1;
-  })
-  .then(async (code) => {
-    await cleanup();
-    // the profiles are written when the servers exit
-    if (PROFILE) printProfiles(PROFILE_DIR, 'gateway/dist');
-    process.exit(code);
-  });
+// the profiles are written when the servers exit (after cleanup)
+runBench(main, cleanup, () => {
+  if (PROFILE) printProfiles(PROFILE_DIR, 'gateway/dist');
+});

@@ -61,11 +61,11 @@ import pg from 'pg';
 import { freePort, randomId, startStack, type RunningStack } from '@wb/platform/testing';
 import { rendezvousOwner, resolveRealtimeOwner } from '@wb/proto';
 import { SNAPSHOT_EVERY_CHANGES } from '@wb/realtime/dist/commands/boardStore';
-import { productionStackEnv, stackInfra, writeBenchResult } from '../lib/bench';
+import { productionStackEnv, runBench, serverNodeEnv, stackInfra, writeBenchResult } from '../lib/bench';
 import { ensureInfra, type Infra } from '../lib/infra';
 import { c, describeError, log, UserFacingError } from '../lib/log';
 import { ARTIFACTS_DIR, ROOT } from '../lib/paths';
-import { printProfiles, profileHook, startProfiling } from '../lib/cpuProfile';
+import { printProfiles, startProfiling } from '../lib/cpuProfile';
 import { buildBigBoard, seedBigBoard } from './realtime-board';
 import { cpuMs, machineTicks, rssBytes } from '../lib/procStats';
 import {
@@ -221,9 +221,7 @@ class Clients {
 
 /** BENCH_NODE_OPTIONS, plus the CPU-profile preload under BENCH_PROFILE=1 */
 function nodeOptions(name: string, extra?: string): Record<string, string> {
-  const hook = PROFILE ? profileHook(PROFILE_DIR, name) : {};
-  const opts = [process.env.BENCH_NODE_OPTIONS, hook.NODE_OPTIONS, extra].filter(Boolean).join(' ');
-  return { ...hook, ...(opts ? { NODE_OPTIONS: opts } : {}) };
+  return serverNodeEnv(name, PROFILE ? PROFILE_DIR : undefined, extra);
 }
 
 async function startHocuspocus(): Promise<{ url: string; pid: number; version: string }> {
@@ -1274,14 +1272,7 @@ async function main(): Promise<number> {
   return process.env.BENCH_STRICT === '1' && missed ? 1 : 0;
 }
 
-void main()
-  .catch((err: unknown) => {
-    log.error(describeError(err));
-    return 1;
-  })
-  .then(async (code) => {
-    await cleanup();
-    // the profiles are written when the servers exit (after cleanup)
-    if (PROFILE) printProfiles(PROFILE_DIR, 'services/realtime/dist');
-    process.exit(code);
-  });
+// the profiles are written when the servers exit (after cleanup)
+runBench(main, cleanup, () => {
+  if (PROFILE) printProfiles(PROFILE_DIR, 'services/realtime/dist');
+});

@@ -4,7 +4,9 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import { join, relative } from 'node:path';
 import autocannon from 'autocannon';
+import { profileHook } from './cpuProfile';
 import type { InfraUrls } from './infra';
+import { describeError, log } from './log';
 import { ARTIFACTS_DIR, ROOT } from './paths';
 
 /**
@@ -38,10 +40,40 @@ export function runAutocannon(opts: autocannon.Options): Promise<autocannon.Resu
   });
 }
 
-/** BENCH_NODE_OPTIONS (e.g. `--max-old-space-size=512`; `--cpu-prof` is refused in NODE_OPTIONS) for the named deployables */
-export function benchNodeOptions(dirs: string[]): { envFor?: Record<string, Record<string, string>> } {
-  const options = process.env.BENCH_NODE_OPTIONS;
-  return options ? { envFor: Object.fromEntries(dirs.map((d) => [d, { NODE_OPTIONS: options }])) } : {};
+/**
+ * Env of one server process: BENCH_NODE_OPTIONS (e.g. `--max-old-space-size=512`; `--cpu-prof` is
+ * refused in NODE_OPTIONS), the CPU-profile preload when `profileDir` is given (the profile is
+ * named `name`), and `extra` options.
+ */
+export function serverNodeEnv(name: string, profileDir?: string, extra?: string): Record<string, string> {
+  const hook = profileDir ? profileHook(profileDir, name) : {};
+  const options = [process.env.BENCH_NODE_OPTIONS, hook.NODE_OPTIONS, extra].filter(Boolean).join(' ');
+  return { ...hook, ...(options ? { NODE_OPTIONS: options } : {}) };
+}
+
+/** startStack's envFor giving the named deployables `serverNodeEnv` (profiles named after the directory) */
+export function benchNodeOptions(
+  dirs: string[],
+  profileDir?: string,
+): { envFor: Record<string, Record<string, string>> } {
+  return { envFor: Object.fromEntries(dirs.map((d) => [d, serverNodeEnv(d.split('/').at(-1)!, profileDir)])) };
+}
+
+/**
+ * Run a benchmark's main: an error is logged and exits 1; `cleanup` always runs, then `after`
+ * (e.g. reading profiles the servers wrote on exit); the process exits with main's code.
+ */
+export function runBench(main: () => Promise<number>, cleanup: () => Promise<void>, after?: () => void): void {
+  void main()
+    .catch((err: unknown) => {
+      log.error(describeError(err));
+      return 1;
+    })
+    .then(async (code) => {
+      await cleanup();
+      after?.();
+      process.exit(code);
+    });
 }
 
 /**

@@ -10,7 +10,7 @@
  * object fetch overlap.
  */
 import type { Pool } from '@wb/platform';
-import { concatBytes, genesisChange, loadHandle, newHandle } from '../doc/automerge';
+import { genesisChange, loadHandle, newHandle } from '../doc/automerge';
 import type { Handle } from '../doc/automerge';
 import { appendChanges, isStaleToken, journalTail, latestSnapshot, recordSnapshot } from '../repositories/journal';
 import { FencedError } from '../room/room';
@@ -99,7 +99,8 @@ export async function loadBoardHandle(pool: Pool, store: SnapshotStore, boardId:
     // one loadIncremental of the whole tail: ~2.5× faster than applyChanges one by one and
     // steadier than one applyChanges batch (bench/load.ts); a change with missing dependencies
     // waits in the handle's queue either way
-    if (tail.changes.length) handle.loadIncremental(concatBytes(tail.changes));
+    // (loadIncremental reads concatenated chunks)
+    if (tail.changes.length) handle.loadIncremental(Buffer.concat(tail.changes));
   } catch (err) {
     handle.free();
     throw err;

@@ -97,21 +97,10 @@ export function warmUpDocEngine({ memoryMb = 128, rounds = 5, strokes = 300 } = 
     }
     board.free();
     const loaded = loadHandle(snapshot);
-    loaded.loadIncremental(concatBytes(tail));
+    loaded.loadIncremental(Buffer.concat(tail));
     loaded.free();
   }
   return performance.now() - started;
-}
-
-/** Changes as one buffer for `loadIncremental` (it reads concatenated chunks). */
-export function concatBytes(parts: readonly Uint8Array[]): Uint8Array {
-  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
-  let o = 0;
-  for (const p of parts) {
-    out.set(p, o);
-    o += p.length;
-  }
-  return out;
 }
 
 let template: RawSyncState | undefined;

@@ -21,6 +21,7 @@ import {
 import { Redis } from 'ioredis';
 import pino from 'pino';
 import { createApp } from './app';
+import { createAppServer } from './http/appServer';
 import { realtimeUpgradeHandler } from './realtime/upgrade';
 import { configFromEnv } from './config';
 import { loadGatewayEnv } from './env';
@@ -123,7 +124,7 @@ export async function runGateway(tracing: TracingHandle): Promise<void> {
       checks,
       publicUrl: env.PUBLIC_URL,
     });
-    const server = app.listen(env.HTTP_PORT);
+    const server = createAppServer(app).listen(env.HTTP_PORT);
     await new Promise<void>((resolve, reject) => {
       server.once('listening', resolve);
       server.once('error', reject);

@@ -10,8 +10,8 @@
  * quarter, to tell CPU contention from a fixed cost). The fixed-rate phase
  * uses scripts/lib/pacedLoad.ts (requests evenly spread over up to 50 keep-alive sockets, latency
  * from each request's due time, a few µs of client CPU each) rather than autocannon's
- * `overallRate`, which fires each connection's per-second quota back to back. The load generator
- * runs in this process, separate from every server.
+ * `overallRate`, which fires each connection's per-second quota back to back. Each paced run's
+ * load generator is a fresh process of its own, separate from every server and from this one.
  * Prints a table, writes artifacts/bench/gateway-user.json.
  * Targets: gateway/bare ≥ 30 %, gateway p99 < 10 ms at half rate. BENCH_STRICT=1 → exit 1 when missed.
  * The services run as in production (NODE_ENV=production: replies are not re-validated).
@@ -35,8 +35,8 @@ import { ensureInfra, type Infra } from '../lib/infra';
 import { c, describeError, log } from '../lib/log';
 import { printProfiles, startProfiling } from '../lib/cpuProfile';
 import { ARTIFACTS_DIR, ROOT } from '../lib/paths';
-import { pacedLoad } from '../lib/pacedLoad';
-import { cpuMs, machineTicks } from '../lib/procStats';
+import { pacedLoadInChild } from '../lib/pacedLoad';
+import { cpuMs } from '../lib/procStats';
 import { ManagedProcess, waitFor } from '../lib/proc';
 
 const DURATION = Number(process.env.BENCH_DURATION ?? 10);
@@ -130,14 +130,10 @@ async function paced(name: string, url: string, headers: Record<string, string>,
     histogram: throughGateway ? await gatewayHistogram() : undefined,
     gateway: cpuMs(pids.gateway),
     auth: cpuMs(pids['services/auth']),
-    self: process.cpuUsage(),
-    machine: machineTicks(),
   };
-  const r = await pacedLoad(url, headers, rate, DURATION, CONNECTIONS);
+  const r = await pacedLoadInChild({ url, headers, rate, durationS: DURATION, maxConnections: CONNECTIONS });
   let inside: Inside | undefined;
   if (before.histogram) {
-    const machine = machineTicks();
-    const self = process.cpuUsage(before.self);
     const after = await gatewayHistogram();
     const delta = (le: number): number => (after.get(le) ?? 0) - (before.histogram!.get(le) ?? 0);
     const per = (ms: number): number => Math.round((ms / r.requests) * 1000) / 1000;
@@ -146,10 +142,9 @@ async function paced(name: string, url: string, headers: Record<string, string>,
       cpuPerRequestMs: {
         gateway: per(cpuMs(pids.gateway) - before.gateway),
         auth: per(cpuMs(pids['services/auth']) - before.auth),
-        loadGenerator: per((self.user + self.system) / 1000),
+        loadGenerator: per(r.cpuMs),
       },
-      machineBusyPct:
-        Math.round(((machine.busy - before.machine.busy) / (machine.total - before.machine.total)) * 1000) / 10,
+      machineBusyPct: r.machineBusyPct,
     };
   }
   const m: Measure = {

@@ -1,8 +1,10 @@
 /**
- * Auth service bootstrap only: tracing first (before pg/ioredis/bullmq are loaded, so they get
+ * Auth service bootstrap only: V8 settings, then tracing (before pg/ioredis/bullmq are loaded, so they get
  * instrumented), then the platform runtime (logger, PostgreSQL + migrations, NATS), Redis for the
  * session cache, the outbox relay, the mail queue and worker, housekeeping and the endpoints.
  */
+import { tuneV8 } from '@wb/platform/v8';
+tuneV8();
 import { startTracing } from '@wb/platform/tracing';
 const tracing = startTracing('auth');
 

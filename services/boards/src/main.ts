@@ -1,8 +1,10 @@
 /**
- * Boards service bootstrap only: tracing first (before pg/ioredis/bullmq are loaded, so they get
+ * Boards service bootstrap only: V8 settings, then tracing (before pg/ioredis/bullmq are loaded, so they get
  * instrumented), then the platform runtime (logger, PostgreSQL + migrations, NATS), the outbox
  * relay, the auth.user.terminated and participant-minutes consumers, the trash-purge job and the endpoints.
  */
+import { tuneV8 } from '@wb/platform/v8';
+tuneV8();
 import { startTracing } from '@wb/platform/tracing';
 const tracing = startTracing('boards');
 

@@ -1,8 +1,10 @@
 /**
- * Realtime node bootstrap only: tracing, env, logger, PostgreSQL + migrations, Redis registry,
+ * Realtime node bootstrap only: V8 settings, tracing, env, logger, PostgreSQL + migrations, Redis registry,
  * NATS (access checks, outbox relay, purge consumer), room manager, websocket server, health
  * server, and the shutdown steps in start-up order (SIGTERM hands every room over, SPEC H2).
  */
+import { tuneV8 } from '@wb/platform/v8';
+tuneV8();
 import { startTracing } from '@wb/platform/tracing';
 const tracing = startTracing('realtime');
 

@@ -107,13 +107,26 @@ class Connection {
   }
 }
 
+export interface PacedOptions {
+  /** default 256 */
+  maxConnections?: number;
+  /**
+   * seconds at the same rate before the measured window, on the same connections (they open
+   * and the servers warm up; default 0). Failures still count.
+   */
+  warmupS?: number;
+  /** called once, when the measured window begins */
+  onMeasureStart?: () => void;
+}
+
 export async function pacedLoad(
   url: string,
   headers: Record<string, string>,
   rate: number,
   durationS: number,
-  maxConnections = 256,
+  opts: PacedOptions = {},
 ): Promise<PacedResult> {
+  const { maxConnections = 256, warmupS = 0 } = opts;
   const u = new URL(url);
   const request = Buffer.from(
     `GET ${u.pathname}${u.search} HTTP/1.1\r\nHost: ${u.host}\r\n` +
@@ -123,7 +136,7 @@ export async function pacedLoad(
       '\r\n',
     'latin1',
   );
-  const total = Math.max(1, Math.round(rate * durationS));
+  const total = Math.max(1, Math.round(rate * (warmupS + durationS)));
   const latencies: number[] = [];
   const lags: number[] = [];
   let non2xx = 0;
@@ -133,6 +146,8 @@ export async function pacedLoad(
   const all: Connection[] = [];
   const waiting: Pending[] = [];
   const t0 = performance.now();
+  const measureFrom = t0 + warmupS * 1000;
+  let measureStarted = false;
 
   await new Promise<void>((resolve) => {
     const finish = (): void => {
@@ -144,12 +159,12 @@ export async function pacedLoad(
         idle.push(c);
         return;
       }
-      lags.push(performance.now() - next.due);
+      if (next.due >= measureFrom) lags.push(performance.now() - next.due);
       c.send(request, next);
     };
     const done = (c: Connection, req: Pending, status: number): void => {
-      if (status >= 200 && status < 300) latencies.push(performance.now() - req.due);
-      else non2xx++;
+      if (status < 200 || status >= 300) non2xx++;
+      else if (req.due >= measureFrom) latencies.push(performance.now() - req.due);
       finish();
       dispatch(c);
     };
@@ -179,9 +194,13 @@ export async function pacedLoad(
       while (sent < due) {
         const req = { due: t0 + (sent * 1000) / rate };
         sent++;
+        if (!measureStarted && req.due >= measureFrom) {
+          measureStarted = true;
+          opts.onMeasureStart?.();
+        }
         const c = idle.pop();
         if (c) {
-          lags.push(performance.now() - req.due);
+          if (req.due >= measureFrom) lags.push(performance.now() - req.due);
           c.send(request, req);
         } else {
           waiting.push(req);
@@ -192,7 +211,7 @@ export async function pacedLoad(
     };
     tick();
   });
-  const elapsedS = (performance.now() - t0) / 1000;
+  const elapsedS = (performance.now() - measureFrom) / 1000;
   const connections = all.length;
   for (const c of all) c.socket.destroy();
 
@@ -227,23 +246,37 @@ export interface PacedArgs {
   rate: number;
   durationS: number;
   maxConnections?: number;
+  warmupS?: number;
 }
 
-/** what the child measured besides the load: its own CPU time, and how busy the machine was meanwhile */
+/** what the child measured besides the load, over the measured window only */
 export interface ChildReadings {
+  /** the generator's own CPU time */
   cpuMs: number;
-  /** share of all cores busy during the run (every process on the machine) */
+  /** share of all cores busy (every process on the machine) */
   machineBusyPct: number;
 }
 
-/** `pacedLoad` in a child process of its own (its start-up is outside every reading) */
-export function pacedLoadInChild(args: PacedArgs): Promise<PacedResult & ChildReadings> {
+const MEASURING = 'MEASURING';
+
+/**
+ * `pacedLoad` in a child process of its own. `onMeasureStart` runs when the measured window
+ * begins (after the child's start-up and the warm-up), for readings the caller takes itself.
+ */
+export function pacedLoadInChild(args: PacedArgs, onMeasureStart?: () => void): Promise<PacedResult & ChildReadings> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, ['--import', 'tsx', __filename, JSON.stringify(args)], {
       stdio: ['ignore', 'pipe', 'inherit'],
     });
     let out = '';
-    child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
+    child.stdout.on('data', (chunk: Buffer) => {
+      out += chunk.toString();
+      const line = out.indexOf('\n');
+      if (line >= 0 && out.slice(0, line) === MEASURING) {
+        out = out.slice(line + 1);
+        onMeasureStart?.();
+      }
+    });
     child.once('error', reject);
     child.once('exit', (code) => {
       if (code !== 0) return reject(new Error(`load generator exited with ${code}`));
@@ -258,8 +291,12 @@ export function pacedLoadInChild(args: PacedArgs): Promise<PacedResult & ChildRe
 
 if (require.main === module) {
   const a = JSON.parse(process.argv[2] ?? '{}') as PacedArgs;
-  const before = { cpu: process.cpuUsage(), machine: machineTicks() };
-  void pacedLoad(a.url, a.headers, a.rate, a.durationS, a.maxConnections).then((r) => {
+  let before = { cpu: process.cpuUsage(), machine: machineTicks() };
+  const onMeasureStart = (): void => {
+    before = { cpu: process.cpuUsage(), machine: machineTicks() };
+    process.stdout.write(`${MEASURING}\n`);
+  };
+  void pacedLoad(a.url, a.headers, a.rate, a.durationS, { ...a, onMeasureStart }).then((r) => {
     const cpu = process.cpuUsage(before.cpu);
     const machine = machineTicks();
     const readings: ChildReadings = {

@@ -4,6 +4,9 @@
  *   (i)  a bare Express app (child process) answering GET /api/user with a fixed body
  *   (ii) GET /api/user through the real gateway → NATS → auth (startStack: child processes)
  *        with a signed-up user's session cookie
+ *   (iii) the floor: node:http → NATS → a trivial responder (nats-floor-server.ts), the same hops
+ *        with nothing of the gateway: paced at the gateway's half rate, then its own maximum and
+ *        half of that (the p99 target applied to the path itself)
  *
  * Each: 3 s warm-up, then 10 s at 50 connections (autocannon) for the maximum throughput; then
  * both at a fixed rate of half the gateway's maximum for p50/p99 latency (the gateway also at a
@@ -77,10 +80,10 @@ interface Inside {
 
 let infra: Infra | undefined;
 let stack: RunningStack | undefined;
-let hello: ManagedProcess | undefined;
+const baselines: ManagedProcess[] = [];
 
 async function cleanup(): Promise<void> {
-  await hello?.stop(5000);
+  await Promise.all(baselines.map((p) => p.stop(5000)));
   await stack?.stop().catch((err: unknown) => log.warn(`stack stop: ${describeError(err)}`));
   await infra?.stop();
 }
@@ -182,17 +185,19 @@ async function paced(name: string, url: string, headers: Record<string, string>,
   return m;
 }
 
-async function startHello(): Promise<string> {
+/** a baseline server script of this folder (prints `PORT <n>`), tracked for cleanup; its /api/user URL */
+async function startBaseline(script: string, env: Record<string, string> = {}): Promise<string> {
   let port = 0;
-  hello = new ManagedProcess('hello', process.execPath, ['--import', 'tsx', join(__dirname, 'hello-server.ts')], {
+  const proc = new ManagedProcess(script, process.execPath, ['--import', 'tsx', join(__dirname, script)], {
     cwd: ROOT,
+    env: { ...process.env, ...env },
     onLine: (line) => {
       const m = /^PORT (\d+)$/.exec(line);
       if (m) port = Number(m[1]);
     },
   });
-  const proc = hello;
-  await waitFor('bare express', async () => port > 0, {
+  baselines.push(proc);
+  await waitFor(script, async () => port > 0, {
     timeoutMs: 20_000,
     abort: () => (proc.alive ? undefined : 'exited'),
   });
@@ -231,20 +236,28 @@ async function main(): Promise<number> {
   );
   // The bare server starts only now: idle after its own max run, a stock Express app collects the
   // garbage of that run for seconds (Mark-Compacts on both cores), which landed in the gateway runs.
-  const helloUrl = await startHello();
+  const helloUrl = await startBaseline('hello-server.ts');
   const bare = await measure('bare express, max', helloUrl, {});
   const bareHalf = await paced(`bare express at ${rate} req/s`, helloUrl, {}, rate);
+  // the same hops as the gateway's path with nothing of the gateway in them (nats-floor-server.ts)
+  const floorUrl = await startBaseline('nats-floor-server.ts', { NATS_URL: infra.natsUrl });
+  const floor = await paced(`floor: http → NATS → echo at ${rate} req/s`, floorUrl, {}, rate);
+  // and the target applied to the floor itself: p99 at half of its own maximum
+  const floorMax = await measure('floor, max', floorUrl, {});
+  const floorRate = Math.max(1, Math.floor(floorMax.rps / 2));
+  const floorHalf = await paced(`floor at ${floorRate} req/s (its half)`, floorUrl, {}, floorRate);
 
   const ratio = gw.rps / bare.rps;
   const ratioOk = ratio >= TARGET_RATIO;
   const p99Ok = half.p99 < TARGET_P99_MS;
-  const clean = [bare, gw, half, quarter, bareHalf].every((m) => m.non2xx === 0 && m.errors === 0);
+  const runs = [gw, half, quarter, bare, bareHalf, floor, floorMax, floorHalf];
+  const clean = runs.every((m) => m.non2xx === 0 && m.errors === 0);
 
   console.log('');
-  console.log(c.bold('  run                                      req/s    p50 ms   p99 ms   non-2xx  errors'));
-  for (const m of [gw, half, quarter, bare, bareHalf]) {
+  console.log(c.bold('  run                                            req/s    p50 ms   p99 ms   non-2xx  errors'));
+  for (const m of runs) {
     console.log(
-      `  ${m.name.padEnd(38)} ${Math.round(m.rps).toString().padStart(7)}  ${m.p50.toFixed(2).padStart(7)}  ${m.p99.toFixed(2).padStart(7)}  ${String(m.non2xx).padStart(7)}  ${String(m.errors).padStart(6)}`,
+      `  ${m.name.padEnd(44)} ${Math.round(m.rps).toString().padStart(7)}  ${m.p50.toFixed(2).padStart(7)}  ${m.p99.toFixed(2).padStart(7)}  ${String(m.non2xx).padStart(7)}  ${String(m.errors).padStart(6)}`,
     );
   }
   console.log('');
@@ -253,6 +266,10 @@ async function main(): Promise<number> {
     `  gateway / bare      ${(ratio * 100).toFixed(1)} %   (target ≥ ${TARGET_RATIO * 100} %: ${mark(ratioOk)})`,
   );
   console.log(`  p99 at half rate    ${half.p99.toFixed(2)} ms  (target < ${TARGET_P99_MS} ms: ${mark(p99Ok)})`);
+  console.log(
+    `  floor at that rate  ${floor.p99.toFixed(2)} ms  (http → NATS → echo: the path's p99 on this machine at best)`,
+  );
+  console.log(`  floor at its half   ${floorHalf.p99.toFixed(2)} ms  (the same target, applied to the floor itself)`);
   if (!clean) log.warn('some requests failed (non-2xx or errors): the numbers are not trustworthy');
 
   const result: Record<string, unknown> = {
@@ -263,7 +280,16 @@ async function main(): Promise<number> {
       max: 'autocannon, closed loop',
       fixedRate: 'scripts/lib/pacedLoad.ts: open loop, evenly spread, latency from the due time to the last byte',
     },
-    runs: { bare, gateway: gw, gatewayHalfRate: half, gatewayQuarterRate: quarter, bareHalfRate: bareHalf },
+    runs: {
+      bare,
+      gateway: gw,
+      gatewayHalfRate: half,
+      gatewayQuarterRate: quarter,
+      bareHalfRate: bareHalf,
+      floorAtGatewayHalfRate: floor,
+      floor: floorMax,
+      floorHalfRate: floorHalf,
+    },
     ratio,
     targets: { ratio: TARGET_RATIO, p99Ms: TARGET_P99_MS, ratioMet: ratioOk, p99Met: p99Ok },
     clean,

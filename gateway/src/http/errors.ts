@@ -3,10 +3,11 @@
  * AppErrors (ours or a service's) keep their code; body-parser failures get transport codes;
  * anything else is a 500 with the catalogue's generic message, logged here, never leaked.
  */
-import type { ErrorRequestHandler, RequestHandler, Response } from 'express';
+import type { ErrorRequestHandler, Request, RequestHandler, Response } from 'express';
 import { AppError, ERROR_CATALOGUE } from '@wb/proto';
 import type { ErrorBody } from '@wb/proto';
 import type { Logger } from '@wb/platform';
+import { peekState } from './state';
 
 export function sendError(res: Response, body: ErrorBody, headers?: Record<string, string>): void {
   if (headers) for (const [k, v] of Object.entries(headers)) res.setHeader(k, v);
@@ -44,15 +45,21 @@ export class HttpAppError extends AppError {
   }
 }
 
+/** the request's trace id for a log line (no span is active in the gateway: see observe.ts) */
+function traceOf(req: Request): { trace_id?: string } {
+  const id = peekState(req)?.traceId;
+  return id ? { trace_id: id } : {};
+}
+
 export function errorHandler(log: Logger): ErrorRequestHandler {
   return (err: unknown, req, res, next) => {
     if (res.headersSent) return next(err);
     const known = err instanceof AppError ? err : bodyParserError(err);
     if (known) {
-      if (known.statusCode >= 500) log.warn({ code: known.code, path: req.path }, 'request failed');
+      if (known.statusCode >= 500) log.warn({ code: known.code, path: req.path, ...traceOf(req) }, 'request failed');
       return sendError(res, known.toBody(), known instanceof HttpAppError ? known.headers : undefined);
     }
-    log.error({ err, method: req.method, path: req.path }, 'unhandled error');
+    log.error({ err, method: req.method, path: req.path, ...traceOf(req) }, 'unhandled error');
     return sendError(res, { message: ERROR_CATALOGUE.ERR_UNKNOWN.message, code: 'ERR_UNKNOWN', statusCode: 500 });
   };
 }

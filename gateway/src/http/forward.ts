@@ -115,9 +115,10 @@ export function forward(route: RouteDef, deps: ForwardDeps): RequestHandler {
       reply = raw
         ? await deps.bus.requestRaw(route.service, route.operation, input, actor, {
             ...timeout,
+            parent: st.traceContext,
             acceptGzip: acceptsGzip(req.headers['accept-encoding']),
           })
-        : await deps.bus.request(route.service, route.operation, input, actor, timeout);
+        : await deps.bus.request(route.service, route.operation, input, actor, { ...timeout, parent: st.traceContext });
     } catch (err) {
       if (attempt)
         await (err instanceof AppError && err.code === 'ERR_LOGIN_FAILED' ? attempt.failed() : attempt.abandoned());

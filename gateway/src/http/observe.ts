@@ -1,21 +1,14 @@
 /**
  * First middleware: sets up the request state, opens the request's server span (the gateway
  * runs without OpenTelemetry auto-instrumentation: measured, its span per express layer halved
- * throughput; one span per request is what an on-call engineer needs), tags the response with
- * the trace id, and on finish logs one line (method, path without query, status, duration,
- * trace) and observes `http_request_duration_seconds{method,route,status}`.
+ * throughput; one span per request is what an on-call engineer needs), keeps its context in the
+ * request state for the bus (`st.traceContext`), tags the response with the trace id, and on
+ * finish logs one line (method, path without query, status, duration, trace) and observes
+ * `http_request_duration_seconds{method,route,status}`.
  * Never logs cookies, tokens or bodies.
  */
 import type { Request, RequestHandler } from 'express';
-import {
-  context,
-  isSpanContextValid,
-  propagation,
-  ROOT_CONTEXT,
-  SpanKind,
-  SpanStatusCode,
-  trace,
-} from '@opentelemetry/api';
+import { isSpanContextValid, propagation, ROOT_CONTEXT, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
 import { Histogram } from 'prom-client';
 import type { Registry } from 'prom-client';
 import type { Logger } from '@wb/platform';
@@ -104,10 +97,9 @@ export function observe(opts: ObserveOptions): RequestHandler {
       else log.info(entry, 'request');
     });
 
-    const ctx = trace.setSpan(parent, span);
-    // Body parsing continues in stream callbacks, which would lose the active context.
-    if (req.headers['content-length'] !== undefined || req.headers['transfer-encoding'] !== undefined)
-      context.bind(ctx, req);
-    context.with(ctx, next);
+    // Handed to the bus explicitly (forward.ts), never made active: context.with() would turn on
+    // AsyncLocalStorage, whose hook then runs for every promise of the process (Node 20).
+    st.traceContext = trace.setSpan(parent, span);
+    next();
   };
 }

@@ -1,4 +1,5 @@
 /** Per-request state the gateway's middlewares share, kept on the request under a private symbol. */
+import type { Context } from '@opentelemetry/api';
 import type { Request } from 'express';
 import type { Bus } from '@wb/platform';
 
@@ -28,6 +29,8 @@ export interface RequestState {
   /** metric label: the route pattern, never the raw path (bounded cardinality) */
   routeLabel?: string;
   traceId?: string;
+  /** the request span's context: the parent of the bus requests it makes */
+  traceContext?: Context;
 }
 
 const STATE = Symbol('wb.gateway.state');
@@ -35,6 +38,11 @@ type WithState = Request & { [STATE]?: RequestState };
 
 export function setState(req: Request, state: RequestState): void {
   (req as WithState)[STATE] = state;
+}
+
+/** the state when observe has run (error paths may meet requests it never saw) */
+export function peekState(req: Request): RequestState | undefined {
+  return (req as WithState)[STATE];
 }
 
 export function getState(req: Request): RequestState {

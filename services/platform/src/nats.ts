@@ -59,17 +59,17 @@ export interface Bus {
   /** stream holding domain events for this prefix (created on connect if missing: subjects <prefix>evt.>) */
   readonly eventStream: string;
   /**
-   * Request an operation of a service. Sends JSON `input`, the actor and the active trace context
-   * as headers; resolves with the decoded reply and its notice/redirect headers; rejects with an
-   * AppError carrying the service's code (ERR_SERVICE_UNAVAILABLE when nobody answers,
-   * ERR_TIMEOUT after `timeoutMs`, default 5000).
+   * Request an operation of a service. Sends JSON `input`, the actor and the trace context
+   * (`opts.parent`, else the active one) as headers; resolves with the decoded reply and its
+   * notice/redirect headers; rejects with an AppError carrying the service's code
+   * (ERR_SERVICE_UNAVAILABLE when nobody answers, ERR_TIMEOUT after `timeoutMs`, default 5000).
    */
   request<T = unknown>(
     service: ServiceName,
     operation: string,
     input: unknown,
     actor: RequestActor,
-    opts?: { timeoutMs?: number },
+    opts?: RequestOptions,
   ): Promise<ServiceReply<T>>;
   /**
    * Like `request`, but the reply's JSON is handed over as the bytes the service sent, undecoded:
@@ -81,10 +81,19 @@ export interface Bus {
     operation: string,
     input: unknown,
     actor: RequestActor,
-    opts?: { timeoutMs?: number; acceptGzip?: boolean },
+    opts?: RequestOptions & { acceptGzip?: boolean },
   ): Promise<ServiceReply<Uint8Array>>;
   /** drain subscriptions and close (graceful shutdown) */
   drain(): Promise<void>;
+}
+export interface RequestOptions {
+  /** default 5000 */
+  timeoutMs?: number;
+  /**
+   * The trace context the request belongs to. The gateway passes its request's context here
+   * instead of making it active, so it never turns on AsyncLocalStorage's per-promise hooks.
+   */
+  parent?: Context;
 }
 export interface ServiceReply<T> {
   data: T;
@@ -268,7 +277,7 @@ export async function connectBus(opts: BusOptions): Promise<Bus> {
       operation: string,
       input: unknown,
       actor: RequestActor,
-      reqOpts?: { timeoutMs?: number },
+      reqOpts?: RequestOptions,
     ): Promise<ServiceReply<T>> {
       return send(
         service,
@@ -289,16 +298,19 @@ export async function connectBus(opts: BusOptions): Promise<Bus> {
     },
   };
 
-  function send<T>(
+  async function send<T>(
     service: ServiceName,
     operation: string,
     input: unknown,
     actor: RequestActor,
-    reqOpts: { timeoutMs?: number; acceptGzip?: boolean } | undefined,
+    reqOpts: (RequestOptions & { acceptGzip?: boolean }) | undefined,
     decode: (reply: Msg) => T,
   ): Promise<ServiceReply<T>> {
     const subject = serviceSubject(opts.prefix, service, operation);
-    return tracer.startActiveSpan(
+    // An explicit parent, not startActiveSpan: nothing here needs the span to be active, and
+    // making it active (context.with) is what switches on AsyncLocalStorage in the gateway.
+    const parent = reqOpts?.parent ?? context.active();
+    const span = tracer.startSpan(
       `nats request svc.${service}.${operation}`,
       {
         kind: SpanKind.CLIENT,
@@ -309,42 +321,41 @@ export async function connectBus(opts: BusOptions): Promise<Bus> {
           'wb.user_id': actor.userId,
         },
       },
-      async (span) => {
-        try {
-          const h = natsHeaders();
-          injectTrace(h);
-          h.set(HEADER_CONTEXT, JSON.stringify(actor));
-          if (reqOpts?.acceptGzip) h.set(HEADER_ACCEPT_GZIP, '1');
-          let reply: Msg;
-          try {
-            reply = await nc.request(subject, encodeJson(input), {
-              timeout: reqOpts?.timeoutMs ?? DEFAULT_TIMEOUT_MS,
-              headers: h,
-            });
-          } catch (err) {
-            throw requestFailure(err);
-          }
-          if (header(reply.headers, ServiceErrorCodeHeader) !== undefined) throw errorReply(reply);
-          const data = decode(reply);
-          const notice = header(reply.headers, HEADER_NOTICE);
-          const redirect = header(reply.headers, HEADER_REDIRECT);
-          const gzip = reqOpts?.acceptGzip && header(reply.headers, HEADER_ENCODING) === 'gzip';
-          return {
-            data,
-            ...(notice ? { notice } : {}),
-            ...(redirect ? { redirect } : {}),
-            ...(gzip ? { gzip: true as const } : {}),
-          };
-        } catch (err) {
-          const appErr = err instanceof AppError ? err : new AppError('ERR_UNKNOWN');
-          span.setAttribute('wb.error_code', appErr.code);
-          span.setStatus({ code: SpanStatusCode.ERROR, message: appErr.code });
-          throw appErr;
-        } finally {
-          span.end();
-        }
-      },
+      parent,
     );
+    try {
+      const h = natsHeaders();
+      injectTrace(h, trace.setSpan(parent, span));
+      h.set(HEADER_CONTEXT, JSON.stringify(actor));
+      if (reqOpts?.acceptGzip) h.set(HEADER_ACCEPT_GZIP, '1');
+      let reply: Msg;
+      try {
+        reply = await nc.request(subject, encodeJson(input), {
+          timeout: reqOpts?.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+          headers: h,
+        });
+      } catch (err) {
+        throw requestFailure(err);
+      }
+      if (header(reply.headers, ServiceErrorCodeHeader) !== undefined) throw errorReply(reply);
+      const data = decode(reply);
+      const notice = header(reply.headers, HEADER_NOTICE);
+      const redirect = header(reply.headers, HEADER_REDIRECT);
+      const gzip = reqOpts?.acceptGzip && header(reply.headers, HEADER_ENCODING) === 'gzip';
+      return {
+        data,
+        ...(notice ? { notice } : {}),
+        ...(redirect ? { redirect } : {}),
+        ...(gzip ? { gzip: true as const } : {}),
+      };
+    } catch (err) {
+      const appErr = err instanceof AppError ? err : new AppError('ERR_UNKNOWN');
+      span.setAttribute('wb.error_code', appErr.code);
+      span.setStatus({ code: SpanStatusCode.ERROR, message: appErr.code });
+      throw appErr;
+    } finally {
+      span.end();
+    }
   }
   busLoggers.set(bus, log);
   return bus;

@@ -12,3 +12,6 @@ export * from './queue';
 export * from './mailer';
 export * from './runtime';
 export * from './listen';
+// applied by connectBus; exported for connections made without it (make bench's floor)
+export { coalesceNatsWrites } from './natsWrites';
+export { skipSettledRequestErrors } from './natsRequests';

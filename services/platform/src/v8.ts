@@ -1,6 +1,7 @@
 /**
- * V8 settings every deployable applies first thing in its main (`@wb/platform/v8`, no other
- * imports, so it runs before any application code allocates).
+ * V8 settings the request/response deployables (gateway, auth, boards) apply first thing in their
+ * main (`@wb/platform/v8`, no other imports, so it runs before any application code allocates).
+ * Not the realtime nodes: see their main.ts.
  *
  * Allocation-site pretenuring off: under a burst (the max-rate run of `make bench`), V8 saw most
  * per-request objects of some allocation sites survive a scavenge and from then on allocated

@@ -1,10 +1,11 @@
 /**
- * Realtime node bootstrap only: V8 settings, tracing, env, logger, PostgreSQL + migrations, Redis registry,
+ * Realtime node bootstrap only: tracing, env, logger, PostgreSQL + migrations, Redis registry,
  * NATS (access checks, outbox relay, purge consumer), room manager, websocket server, health
  * server, and the shutdown steps in start-up order (SIGTERM hands every room over, SPEC H2).
  */
-import { tuneV8 } from '@wb/platform/v8';
-tuneV8();
+// No tuneV8() here (unlike the request/response services): a board load builds many long-lived
+// objects, which pretenuring places well; measured on the 20k-stroke board, turning it off gave
+// no gain and medians up to ~10 % slower (services/realtime/bench/load.ts, alternating runs).
 import { startTracing } from '@wb/platform/tracing';
 const tracing = startTracing('realtime');
 

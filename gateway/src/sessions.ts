@@ -5,6 +5,7 @@
  *   3. on a Redis miss, `svc.auth.session.resolve` (auth reads PostgreSQL and refills Redis).
  * Revocation broadcasts drop entries from tier 1 at once (`forget`).
  */
+import type { Context } from '@opentelemetry/api';
 import { AppError, sessionResolveOutputSchema } from '@wb/proto';
 import { sessionIdOf } from '@wb/platform';
 import type { CachedSession, Logger } from '@wb/platform';
@@ -51,8 +52,11 @@ export class SessionResolver {
     this.now = opts.now ?? Date.now;
   }
 
-  /** null = no valid session (logged out, expired, revoked). Rejects only on infrastructure failure. */
-  resolve(token: string): Promise<ResolvedSession | null> | ResolvedSession | null {
+  /**
+   * null = no valid session (logged out, expired, revoked). Rejects only on infrastructure failure.
+   * `parent`: the trace a lookup that reaches auth belongs to (the first caller's, when shared).
+   */
+  resolve(token: string, parent?: Context): Promise<ResolvedSession | null> | ResolvedSession | null {
     if (!TOKEN_RE.test(token)) return null;
     const now = this.now();
     const entry = this.byToken.get(token);
@@ -63,7 +67,7 @@ export class SessionResolver {
     let pending = this.inflight.get(token);
     if (!pending) {
       // One lookup per token at a time: a page firing ten requests costs one Redis read.
-      pending = this.fetch(token).finally(() => this.inflight.delete(token));
+      pending = this.fetch(token, parent).finally(() => this.inflight.delete(token));
       this.inflight.set(token, pending);
     }
     return pending;
@@ -89,7 +93,7 @@ export class SessionResolver {
     return this.byToken.size;
   }
 
-  private async fetch(token: string): Promise<ResolvedSession | null> {
+  private async fetch(token: string, parent?: Context): Promise<ResolvedSession | null> {
     const sessionId = sessionIdOf(token);
     let found: CachedSession | null | undefined;
     try {
@@ -102,7 +106,7 @@ export class SessionResolver {
         this.opts.log.warn({ err }, 'session cache read failed; asking auth');
       }
     }
-    if (!found) found = await this.askAuth(sessionId);
+    if (!found) found = await this.askAuth(sessionId, parent);
     const now = this.now();
     const session =
       found && found.sessionId === sessionId && found.expiresAt > now
@@ -112,9 +116,9 @@ export class SessionResolver {
     return session;
   }
 
-  private async askAuth(sessionId: string): Promise<CachedSession | null> {
+  private async askAuth(sessionId: string, parent?: Context): Promise<CachedSession | null> {
     try {
-      const reply = await this.opts.bus.request('auth', 'session.resolve', { sessionId }, { userId: 0 });
+      const reply = await this.opts.bus.request('auth', 'session.resolve', { sessionId }, { userId: 0 }, { parent });
       return sessionResolveOutputSchema.parse(reply.data);
     } catch (err) {
       this.opts.log.error({ err }, 'session resolution failed');

@@ -142,6 +142,11 @@ describe('sessions', () => {
       const res = await request(h.app).get('/api/user').set('Cookie', `sid=${s.token}`);
       expect(res.status).toBe(200);
       expect(res.body.id).toBe(43);
+      // both bus calls of the request belong to its trace (the gateway hands the context over)
+      const lookup = h.bus.callsOf('auth', 'session.resolve').at(-1);
+      const user = h.bus.callsOf('auth', 'user.get').at(-1);
+      expect(lookup?.parent).toBeDefined();
+      expect(lookup?.parent).toBe(user?.parent);
     } finally {
       h.bus.on('auth', 'session.resolve', () => null);
     }

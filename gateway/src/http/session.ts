@@ -31,7 +31,7 @@ export class SessionBinder {
     }
     let resolved: ReturnType<SessionResolver['resolve']>;
     try {
-      resolved = this.resolver.resolve(token);
+      resolved = this.resolver.resolve(token, st.traceContext);
     } catch (err) {
       return next(err);
     }

@@ -3,10 +3,11 @@
  * functions, and a log sink. (Compiled with the package so integration tests can reuse them.)
  */
 import { Writable } from 'node:stream';
+import type { Context } from '@opentelemetry/api';
 import { AppError } from '@wb/proto';
 import type { RequestActor, ServiceName } from '@wb/proto';
 import { createLogger } from '@wb/platform';
-import type { Logger, ServiceReply } from '@wb/platform';
+import type { Logger, RequestOptions, ServiceReply } from '@wb/platform';
 import type { GatewayBus } from '../http/state';
 
 export type FakeHandler = (input: unknown, actor: RequestActor) => unknown;
@@ -16,6 +17,8 @@ export interface FakeCall {
   operation: string;
   input: unknown;
   actor: RequestActor;
+  /** the trace context the caller handed over */
+  parent?: Context;
 }
 
 /** A handler's return value is the reply data, unless it returns `reply(...)` for headers. */
@@ -42,8 +45,9 @@ export class FakeBus implements GatewayBus {
     operation: string,
     input: unknown,
     actor: RequestActor,
+    opts?: RequestOptions,
   ): Promise<ServiceReply<T>> {
-    this.calls.push({ service, operation, input, actor });
+    this.calls.push({ service, operation, input, actor, parent: opts?.parent });
     const handler = this.handlers.get(`${service}.${operation}`);
     // Like the real bus: nobody listening → ERR_SERVICE_UNAVAILABLE.
     if (!handler) throw new AppError('ERR_SERVICE_UNAVAILABLE');
@@ -61,8 +65,9 @@ export class FakeBus implements GatewayBus {
     operation: string,
     input: unknown,
     actor: RequestActor,
+    opts?: RequestOptions,
   ): Promise<ServiceReply<Uint8Array>> {
-    const decoded = await this.request(service, operation, input, actor);
+    const decoded = await this.request(service, operation, input, actor, opts);
     return { ...decoded, data: Buffer.from(JSON.stringify(decoded.data ?? null)) };
   }
 

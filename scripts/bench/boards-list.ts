@@ -36,7 +36,7 @@ import {
 } from '../lib/bench';
 import { ensureInfra, type Infra } from '../lib/infra';
 import { pacedLoad } from '../lib/pacedLoad';
-import { cpuMs, machineTicks } from '../lib/procStats';
+import { cpuMs, machineBusyPctSince, machineTicks } from '../lib/procStats';
 import { c, describeError, log, UserFacingError } from '../lib/log';
 
 const RATE = Number(process.env.BENCH_RATE ?? 200);
@@ -166,7 +166,8 @@ async function main(): Promise<number> {
   const cpuBefore = { gateway: cpuMs(pids.gateway), boards: cpuMs(pids['services/boards']), self: process.cpuUsage() };
   const machineBefore = machineTicks();
   const run = await pacedLoad(url, headers, RATE, DURATION);
-  const machineAfter = machineTicks();
+  /** share of all cores busy during the measured run (everything on the machine) */
+  const machineBusy = machineBusyPctSince(machineBefore);
   const self = process.cpuUsage(cpuBefore.self);
   const perRequest = (ms: number): number => Math.round((ms / run.requests) * 100) / 100;
   const cpuPerRequest = {
@@ -174,9 +175,6 @@ async function main(): Promise<number> {
     boardsMs: perRequest(cpuMs(pids['services/boards']) - cpuBefore.boards),
     loadGeneratorMs: perRequest((self.user + self.system) / 1000),
   };
-  /** share of all cores busy during the measured run (everything on the machine) */
-  const machineBusy =
-    Math.round(((machineAfter.busy - machineBefore.busy) / (machineAfter.total - machineBefore.total)) * 1000) / 10;
   log.step('maximum throughput: closed loop, 10 connections, 5 s');
   const max = await closedLoop(url, headers);
 

@@ -67,7 +67,7 @@ import { c, describeError, log, UserFacingError } from '../lib/log';
 import { ARTIFACTS_DIR, ROOT } from '../lib/paths';
 import { printProfiles, startProfiling } from '../lib/cpuProfile';
 import { buildBigBoard, seedBigBoard } from './realtime-board';
-import { cpuMs, machineTicks, rssBytes } from '../lib/procStats';
+import { cpuMs, machineBusyPctSince, machineTicks, rssBytes } from '../lib/procStats';
 import {
   round1,
   round2,
@@ -424,11 +424,11 @@ async function measure(clients: Clients, seconds: number, hpPid?: number, pool?:
   const report = await clients.call<LoadReport>({ cmd: 'report', ...(pool ? { pool } : {}) });
   const elapsed = (performance.now() - t0) / 1000;
   const cpu = cpuDelta(cpu0, cpuNow(hpPid));
-  const m1 = machineTicks();
+  const machineBusy = machineBusyPctSince(m0);
   return {
     report,
     cpuMs: cpu,
-    machineBusy: round1(((m1.busy - m0.busy) / (m1.total - m0.total)) * 100),
+    machineBusy,
     seconds: elapsed,
     nodeLoopDelay: await nodeLoopDelay(),
   };

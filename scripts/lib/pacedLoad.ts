@@ -16,7 +16,7 @@
  */
 import { spawn } from 'node:child_process';
 import { connect, type Socket } from 'node:net';
-import { machineTicks } from './procStats';
+import { machineBusyPctSince, machineTicks } from './procStats';
 
 export interface PacedResult {
   rate: number;
@@ -298,11 +298,9 @@ if (require.main === module) {
   };
   void pacedLoad(a.url, a.headers, a.rate, a.durationS, { ...a, onMeasureStart }).then((r) => {
     const cpu = process.cpuUsage(before.cpu);
-    const machine = machineTicks();
     const readings: ChildReadings = {
       cpuMs: (cpu.user + cpu.system) / 1000,
-      machineBusyPct:
-        Math.round(((machine.busy - before.machine.busy) / (machine.total - before.machine.total)) * 1000) / 10,
+      machineBusyPct: machineBusyPctSince(before.machine),
     };
     process.stdout.write(JSON.stringify({ ...r, ...readings }));
     process.exit(0);

@@ -52,3 +52,9 @@ export function machineTicks(): { busy: number; total: number } {
     return { busy: NaN, total: NaN };
   }
 }
+
+/** share of all cores busy since `before` (machineTicks), in %, one decimal: everything on the machine */
+export function machineBusyPctSince(before: { busy: number; total: number }): number {
+  const now = machineTicks();
+  return Math.round(((now.busy - before.busy) / (now.total - before.total)) * 1000) / 10;
+}

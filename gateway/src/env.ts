@@ -56,6 +56,8 @@ export const gatewayEnvSchema = baseEnvSchema
      * fails closed (every upgrade answered 4401).
      */
     RT_SHARED_SECRET: secret,
+    /** open connections one client address may hold; 0 = no cap. Not applied behind a trusted proxy */
+    MAX_CONNECTIONS_PER_ADDRESS: z.coerce.number().int().min(0).default(512),
     /** a realtime node without a heartbeat this long is dead (same value as the nodes) */
     RT_NODE_TTL_MS: z.coerce.number().int().min(500).default(6000),
   })

@@ -21,7 +21,7 @@ import {
 import { Redis } from 'ioredis';
 import pino from 'pino';
 import { createApp } from './app';
-import { createAppServer } from './http/appServer';
+import { createAppServer, DEFAULT_SERVER_LIMITS } from './http/appServer';
 import { realtimeUpgradeHandler } from './realtime/upgrade';
 import { configFromEnv } from './config';
 import { loadGatewayEnv } from './env';
@@ -124,14 +124,17 @@ export async function runGateway(tracing: TracingHandle): Promise<void> {
       checks,
       publicUrl: env.PUBLIC_URL,
     });
-    const server = createAppServer(app).listen(env.HTTP_PORT);
+    const server = createAppServer(app, {
+      ...DEFAULT_SERVER_LIMITS,
+      // behind a proxy every client arrives from the proxy's address: the proxy caps instead
+      maxConnectionsPerAddress: config.trustProxy === false ? env.MAX_CONNECTIONS_PER_ADDRESS : 0,
+    }).listen(env.HTTP_PORT);
     await new Promise<void>((resolve, reject) => {
       server.once('listening', resolve);
       server.once('error', reject);
     });
     // Longer than common load balancers' idle timeout (60 s), so they close first, not us.
     server.keepAliveTimeout = 65_000;
-    server.headersTimeout = 66_000;
     // websockets of the boards go to their owner realtime node
     server.on(
       'upgrade',

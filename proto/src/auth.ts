@@ -3,6 +3,7 @@
  * (Owned by the auth service; the gateway and web import these schemas.)
  */
 import { z } from 'zod';
+import { userIdSchema } from './input';
 import { ROLES, settingsSchema, settingsPatchSchema } from './settings';
 import { PLAN_NAMES, planSchema } from './plans';
 
@@ -156,7 +157,7 @@ export type AppConfig = z.infer<typeof configSchema>;
  * left out of the answer.
  */
 export const USERS_NAMES_MAX = 500;
-export const usersNamesInputSchema = z.object({ ids: z.array(z.number().int().positive()).max(USERS_NAMES_MAX) });
+export const usersNamesInputSchema = z.object({ ids: z.array(userIdSchema).max(USERS_NAMES_MAX) });
 export const usersNamesOutputSchema = z.record(z.string(), z.string());
 
 /**

@@ -5,6 +5,7 @@
  */
 import { z } from 'zod';
 import { emptyInputSchema } from './auth';
+import { DB_INT_MAX, userIdSchema } from './input';
 import { BOARD_BACKGROUNDS, BOARD_PERMISSIONS } from './settings';
 
 export type BoardBackground = (typeof BOARD_BACKGROUNDS)[number];
@@ -47,7 +48,7 @@ export const boardIdSchema = z
   .max(BOARD_ID_MAX_LENGTH)
   .regex(BOARD_ID_PATTERN, 'not a board id')
   .describe('board id; may contain slashes');
-export const folderIdSchema = z.number().int().positive().max(2_147_483_647);
+export const folderIdSchema = z.number().int().positive().max(DB_INT_MAX);
 /** a folder id in a path: digits */
 export const folderIdParamSchema = z
   .string()
@@ -193,6 +194,18 @@ export const accessCheckReplySchema = z.object({
 });
 export type AccessCheckReply = z.infer<typeof accessCheckReplySchema>;
 
+/**
+ * GET /api/boards answers spec §7's "list of boards" (one Board per entry, owned first, then the
+ * shared ones) unless the caller asks for `format=columns` (BoardList above), which the dashboard
+ * does: at thousands of boards the columns are half the bytes and far cheaper to encode and decode.
+ */
+export const BOARD_LIST_FORMATS = ['boards', 'columns'] as const;
+export type BoardListFormat = (typeof BOARD_LIST_FORMATS)[number];
+export const boardsListInputSchema = z.strictObject({
+  format: z.enum(BOARD_LIST_FORMATS).optional().describe('boards (default, spec §7) or columns (the dashboard’s)'),
+});
+export const boardsListOutputSchema = z.union([z.array(boardDtoSchema), boardListSchema]);
+
 export const boardsBatchReplySchema = z.object({ boards: z.array(boardListItemSchema) });
 export const boardIdsReplySchema = z.object({ ids: z.array(z.string()) });
 
@@ -235,7 +248,7 @@ export const boardUpdateInputSchema = z
 /** an explicit permission for one logged-in user; null removes it (the default applies again) */
 export const boardGrantInputSchema = z.strictObject({
   boardId: boardIdSchema,
-  userId: z.number().int().positive(),
+  userId: userIdSchema,
   permission: permissionSchema.nullable(),
 });
 export const boardIdsInputSchema = z.strictObject({ ids: boardIdsSchema });
@@ -265,7 +278,7 @@ export const accessCheckInputSchema = z.strictObject({
  * and the gateway routes refer to them by name.
  */
 export const boardsOperations = {
-  'boards.list': { input: emptyInputSchema, output: boardListSchema },
+  'boards.list': { input: boardsListInputSchema, output: boardsListOutputSchema },
   'folders.list': { input: emptyInputSchema, output: z.array(folderDtoSchema) },
   'board.create': { input: boardCreateInputSchema, output: boardDtoSchema },
   'board.get': { input: boardRefSchema, output: boardDtoSchema },

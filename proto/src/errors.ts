@@ -49,6 +49,7 @@ export const ERROR_CATALOGUE = {
   ERR_CSRF: { status: 403, message: 'Invalid or missing security token, please reload the page' },
   ERR_FORBIDDEN: { status: 403, message: 'You are not allowed to do this' },
   ERR_NOT_FOUND: { status: 404, message: 'Not found' },
+  ERR_USER_NOT_FOUND: { status: 404, message: 'There is no such user' },
   ERR_INVALID_TOKEN: { status: 400, message: 'This link is invalid or has expired' },
   ERR_TOO_MANY_REQUESTS: { status: 429, message: 'Too many attempts, please wait and try again' },
   ERR_VERIFICATION_WAIT: {

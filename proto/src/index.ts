@@ -1,4 +1,5 @@
 export * from './errors';
+export * from './input';
 export * from './plans';
 export * from './settings';
 export * from './subjects';

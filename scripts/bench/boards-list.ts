@@ -141,7 +141,8 @@ async function main(): Promise<number> {
   log.step(`seeding ${BOARDS} boards in ${FOLDERS} folders for user ${userId}`);
   await seed(stack.databaseUrl, userId);
 
-  const url = `${stack.gatewayUrl}/api/boards`;
+  // what the dashboard asks for; the default (spec) shape is fetched once below for its size
+  const url = `${stack.gatewayUrl}/api/boards?format=columns`;
   // what Chromium sends: the gateway then passes the boards service's pre-compressed list through
   const headers = { cookie, accept: 'application/json', 'accept-encoding': ACCEPT_ENCODING };
   const check = await fetch(url, { headers: { cookie, accept: 'application/json' } });
@@ -149,9 +150,13 @@ async function main(): Promise<number> {
   const wire = await wireBytes(url, headers);
   const list = JSON.parse(text) as { owned?: { id: string[]; folder_id: Array<number | null> } };
   if (!check.ok || list.owned?.id.length !== BOARDS) {
-    throw new UserFacingError(`GET /api/boards answered ${check.status}: ${text.slice(0, 200)}`);
+    throw new UserFacingError(`GET /api/boards?format=columns answered ${check.status}: ${text.slice(0, 200)}`);
   }
   const inFolders = new Set(list.owned.folder_id).size;
+  const specShape = await wireBytes(`${stack.gatewayUrl}/api/boards`, headers);
+  log.ok(
+    `GET /api/boards (default, one object per board): ${(specShape.bytes / 1024).toFixed(0)} KiB ${specShape.encoding}`,
+  );
   log.ok(
     `GET /api/boards: ${list.owned.id.length} boards in ${inFolders} folders, ${(text.length / 1024).toFixed(0)} KiB` +
       ` (${(wire.bytes / 1024).toFixed(0)} KiB on the wire, ${wire.encoding})`,

@@ -15,8 +15,8 @@ export function sendError(res: Response, body: ErrorBody, headers?: Record<strin
 }
 
 /** Errors raised by express.json()/raw-body carry a `type`; map the ones a client can cause. */
-function bodyParserError(err: unknown): AppError | null {
-  if (typeof err !== 'object' || err === null || !('type' in err)) return null;
+function clientError(err: unknown): AppError | null {
+  if (typeof err !== 'object' || err === null) return null;
   switch ((err as { type: unknown }).type) {
     case 'entity.too.large':
       return new AppError('ERR_PAYLOAD_TOO_LARGE');
@@ -30,8 +30,25 @@ function bodyParserError(err: unknown): AppError | null {
     case 'stream.encoding.set':
       return new AppError('ERR_INVALID_INPUT', 'The request body could not be read');
     default:
-      return null;
+      return clientHttpError(err);
   }
+}
+
+/**
+ * Any other error that http-errors marked as the client's (a 4xx `status`): the router's URIError
+ * for broken percent-encoding in a path, a body labelled gzip/deflate that does not inflate
+ * (body-parser wraps zlib's error). Never a 500, and never the library's own message.
+ */
+function clientHttpError(err: object): AppError | null {
+  const status = (err as { status?: unknown }).status ?? (err as { statusCode?: unknown }).statusCode;
+  if (typeof status !== 'number' || status < 400 || status > 499) return null;
+  if (status === 413) return new AppError('ERR_PAYLOAD_TOO_LARGE');
+  if (status === 415) return new AppError('ERR_UNSUPPORTED_MEDIA_TYPE');
+  if (err instanceof URIError) return new AppError('ERR_INVALID_INPUT', 'The path is not valid percent-encoding');
+  const code = (err as { code?: unknown }).code;
+  if (typeof code === 'string' && code.startsWith('Z_'))
+    return new AppError('ERR_INVALID_INPUT', 'The request body could not be decompressed');
+  return new AppError('ERR_INVALID_INPUT', 'The request could not be read');
 }
 
 /** Extra headers an error wants on its response (e.g. Retry-After on 429). */
@@ -54,7 +71,7 @@ function traceOf(req: Request): { trace_id?: string } {
 export function errorHandler(log: Logger): ErrorRequestHandler {
   return (err: unknown, req, res, next) => {
     if (res.headersSent) return next(err);
-    const known = err instanceof AppError ? err : bodyParserError(err);
+    const known = err instanceof AppError ? err : clientError(err);
     if (known) {
       if (known.statusCode >= 500) log.warn({ code: known.code, path: req.path, ...traceOf(req) }, 'request failed');
       return sendError(res, known.toBody(), known instanceof HttpAppError ? known.headers : undefined);

@@ -1,7 +1,7 @@
 /**
  * Security headers (helmet) with a CSP that fits the Vite-built SPA: own scripts only, inline
  * styles (canvas/formula libraries set style attributes), images from data:/blob: (uploads,
- * exports), websockets to the realtime nodes, blob: workers (file hashing).
+ * exports), websockets to this origin only, blob: workers (file hashing).
  */
 import helmet from 'helmet';
 import type { Request, Response } from 'express';
@@ -37,7 +37,8 @@ function helmetFor(secure: boolean): ReturnType<typeof helmet> {
         'style-src': ["'self'", "'unsafe-inline'"],
         'img-src': ["'self'", 'data:', 'blob:'],
         'font-src': ["'self'", 'data:'],
-        'connect-src': ["'self'", 'ws:', 'wss:'],
+        // 'self' covers ws:/wss: to this origin (CSP3): the board sockets go through the gateway only
+        'connect-src': ["'self'"],
         'media-src': ["'self'", 'blob:'],
         'worker-src': ["'self'", 'blob:'],
         'object-src': ["'none'"],

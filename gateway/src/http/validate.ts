@@ -1,6 +1,10 @@
-/** Route input validation with the route's zod schemas; one 400 naming every bad field. */
+/**
+ * Route input validation: first the checks every input gets (findInputProblem: NUL, lone
+ * surrogates, `__proto__` keys, deep nesting), then the route's zod schemas; one 400 naming every
+ * bad field.
+ */
 import type { z } from 'zod';
-import { AppError } from '@wb/proto';
+import { addZodIssues, AppError, fieldMap, findInputProblem } from '@wb/proto';
 
 export interface ValidatedParts {
   params: unknown;
@@ -8,32 +12,21 @@ export interface ValidatedParts {
   body: unknown;
 }
 
-function fieldName(path: readonly PropertyKey[]): string {
-  return path.map(String).join('.') || '(body)';
-}
-
-/** zod issues → { field: message }; unrecognised keys name each key. */
-function collect(error: z.ZodError, fields: Record<string, string>): void {
-  for (const issue of error.issues) {
-    if (issue.code === 'unrecognized_keys') {
-      for (const key of issue.keys) fields[fieldName([...issue.path, key])] = 'Unknown field';
-      continue;
-    }
-    const name = fieldName(issue.path);
-    fields[name] ??= issue.message;
-  }
-}
-
 export function validateParts(
   schemas: { params?: z.ZodType; query?: z.ZodType; body?: z.ZodType },
   raw: { params: unknown; query: unknown; body: unknown },
 ): ValidatedParts {
-  const fields: Record<string, string> = {};
+  const fields = fieldMap();
   const parse = (schema: z.ZodType | undefined, value: unknown): unknown => {
     if (!schema) return value;
+    const problem = findInputProblem(value);
+    if (problem) {
+      fields[problem.field] ??= problem.message;
+      return undefined;
+    }
     const r = schema.safeParse(value);
     if (r.success) return r.data;
-    collect(r.error, fields);
+    addZodIssues(r.error, fields);
     return undefined;
   };
   const out: ValidatedParts = {

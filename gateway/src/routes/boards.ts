@@ -8,6 +8,7 @@
 import { z } from 'zod';
 import {
   boardIdSchema,
+  boardsListInputSchema,
   boardsOperations,
   boardUpdateBodySchema,
   folderIdParamSchema,
@@ -44,9 +45,13 @@ function route(
 const batchErrors: ErrorCode[] = ['ERR_BOARD_NOT_FOUND', 'ERR_FORBIDDEN', 'ERR_INVALID_INPUT'];
 
 export const boardsRoutes = defineRoutes([
-  route('get', '/api/boards', 'boards.list', 'The caller’s boards (trashed included) and the boards shared with them', {
-    auth: 'required',
-  }),
+  route(
+    'get',
+    '/api/boards',
+    'boards.list',
+    'The caller’s boards (trashed included) and the boards shared with them: a list of boards, or columns with format=columns',
+    { auth: 'required', query: boardsListInputSchema, errors: ['ERR_INVALID_INPUT'] },
+  ),
   route('get', '/api/folders', 'folders.list', 'The caller’s folders', { auth: 'required' }),
   route('post', '/api/boards', 'board.create', 'Create a board', {
     auth: 'required',

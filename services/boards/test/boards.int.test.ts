@@ -63,9 +63,9 @@ async function create(b: Browser, body: Record<string, unknown> = {}): Promise<B
   return res.body as BoardDto;
 }
 
-/** GET /api/boards, expanded to one object per board */
+/** GET /api/boards as the dashboard asks for it (columns), expanded to one object per board */
 async function list(b: Browser): Promise<BoardListItem[]> {
-  const res = await b.get('/api/boards');
+  const res = await b.get('/api/boards?format=columns');
   expect(res.status).toBe(200);
   return expandBoardList(res.body as BoardList, b === ann ? annId : bobId);
 }
@@ -382,7 +382,18 @@ describe('access: own ⊃ edit ⊃ view, or none', () => {
       400,
       'ERR_INVALID_INPUT',
     );
+    // ids are PostgreSQL integers: beyond them is invalid input, not a database error
+    const huge = await ann.post('/api/boards/grant', { boardId: board.id, userId: 2 ** 31, permission: 'view' });
+    expectError(huge, 400, 'ERR_INVALID_INPUT');
+    expect((huge.body as { fields: Record<string, string> }).fields).toHaveProperty('userId');
+    // a grant names an existing account; nothing is stored for an unknown one
+    expectError(
+      await ann.post('/api/boards/grant', { boardId: board.id, userId: 2 ** 31 - 1, permission: 'view' }),
+      404,
+      'ERR_USER_NOT_FOUND',
+    );
     const share = await ann.get(`/api/boards/${board.id}/share`);
+    expect((share.body as { members: { userId: number }[] }).members.map((m) => m.userId)).not.toContain(2 ** 31 - 1);
     expect(share.body).toMatchObject({
       url: `${APP_URL}/boards/${board.id}`,
       defaultPermission: 'edit',
@@ -588,7 +599,7 @@ describe('the list itself', () => {
     const board = annBoards[1]!;
     await join(board.id, bobId);
     await ann.post('/api/boards/trash', { ids: [annBoards[0]!.id] });
-    const raw = (await ann.get('/api/boards')).body as BoardList;
+    const raw = (await ann.get('/api/boards?format=columns')).body as BoardList;
     expect(Object.keys(raw.owned).sort()).toEqual(['folder_id', 'id', 'title', 'trashed', 'updated']);
     expect(Object.keys(raw.shared).sort()).toEqual(['id', 'owner_name', 'title', 'updated', 'user_id']);
     expect(raw.owned.title).toHaveLength(raw.owned.id.length);
@@ -614,6 +625,38 @@ describe('the list itself', () => {
     await ann.post('/api/boards/restore', { ids: [annBoards[0]!.id] });
   });
 
+  it('by default answers spec §7’s list of boards: one whole Board per entry, owned first, then shared', async () => {
+    const board = annBoards[1]!;
+    await join(board.id, bobId);
+    const res = await bob.get('/api/boards');
+    expect(res.status).toBe(200);
+    const boards = res.body as BoardDto[];
+    expect(Array.isArray(boards)).toBe(true);
+    const owned = boards.filter((b) => b.user_id === bobId);
+    expect(owned.length).toBeGreaterThan(0);
+    expect(boards.slice(0, owned.length).every((b) => b.user_id === bobId)).toBe(true);
+    for (const b of owned) expect(b).toMatchObject({ access: 'own', trashed_count: expect.any(Number) });
+    const shared = boards.find((b) => b.id === board.id);
+    expect(shared).toEqual({
+      id: board.id,
+      user_id: annId,
+      title: expect.any(String),
+      folder_id: null,
+      trashed: null,
+      trashed_count: expect.any(Number),
+      updated: expect.any(String),
+      created: expect.any(String),
+      background: expect.any(String),
+      defaultPermission: expect.any(String),
+      deleteOwnOnly: false,
+      access: expect.stringMatching(/^(edit|view)$/),
+      owner_name: 'Ann',
+    });
+    // the same boards as the columns the dashboard asks for
+    expect(new Set(boards.map((b) => b.id))).toEqual(new Set((await list(bob)).map((b) => b.id)));
+    expectError(await bob.get('/api/boards?format=rows'), 400, 'ERR_INVALID_INPUT');
+  });
+
   it('a rename by the owner shows in the sharer’s list at once (cached lists are invalidated)', async () => {
     const board = annBoards[1]!;
     await list(bob); // cached
@@ -625,7 +668,7 @@ describe('the list itself', () => {
     const fetchList = (b: Browser, acceptEncoding: string) =>
       new Promise<{ encoding: string | undefined; vary: string | undefined; body: Buffer }>((resolve, reject) => {
         httpGet(
-          `${stack.gatewayUrl}/api/boards`,
+          `${stack.gatewayUrl}/api/boards?format=columns`,
           { headers: { cookie: b.cookieHeader(), accept: 'application/json', 'accept-encoding': acceptEncoding } },
           (res) => {
             const chunks: Buffer[] = [];

@@ -69,7 +69,9 @@ describe('the month-old trash purge job', () => {
     const { browser: ann, id: annId } = await signUp(stack.gatewayUrl, 'Ann');
     const [old, fresh, kept] = [await create(ann, 'old'), await create(ann, 'fresh'), await create(ann, 'kept')];
     await ann.post('/api/boards/trash', { ids: [old.id] });
-    const trashedAt = new Date(((await ann.get('/api/boards')).body as BoardList).owned.trashed[old.id]!);
+    const trashedAt = new Date(
+      ((await ann.get('/api/boards?format=columns')).body as BoardList).owned.trashed[old.id]!,
+    );
     // "fresh" is trashed 10 days after "old" (as the service's clock would have it)
     await ann.post('/api/boards/trash', { ids: [fresh.id] });
     await db.query("UPDATE boards.boards SET trashed_at = trashed_at + interval '10 days' WHERE id = $1", [fresh.id]);
@@ -91,7 +93,9 @@ describe('the month-old trash purge job', () => {
     expect(await exists(old.id)).toBe(false);
     expect(await exists(fresh.id)).toBe(true);
     expect(await exists(kept.id)).toBe(true);
-    expect(((await ann.get('/api/boards')).body as BoardList).owned.id.sort()).toEqual([fresh.id, kept.id].sort());
+    expect(((await ann.get('/api/boards?format=columns')).body as BoardList).owned.id.sort()).toEqual(
+      [fresh.id, kept.id].sort(),
+    );
     const { rows } = await db.query("SELECT data FROM boards.outbox WHERE type = 'boards.board.purged.v1'");
     expect(rows.map((r) => r.data)).toEqual([{ boardId: old.id, ownerId: annId, reason: 'expired' }]);
 
@@ -123,7 +127,7 @@ describe('a terminated account', () => {
     expect(grants.rowCount).toBe(0);
     // others are untouched
     expect(await exists(caras.id)).toBe(true);
-    expect(((await cara.get('/api/boards')).body as BoardList).owned.id).toEqual([caras.id]);
+    expect(((await cara.get('/api/boards?format=columns')).body as BoardList).owned.id).toEqual([caras.id]);
     expect(caraId).toBeGreaterThan(0);
   });
 

@@ -30,9 +30,12 @@ import type { Context, Span, TextMapGetter, TextMapSetter } from '@opentelemetry
 import { Histogram } from 'prom-client';
 import type { z } from 'zod';
 import {
+  addZodIssues,
   AppError,
   ERROR_CATALOGUE,
   eventStreamName,
+  fieldMap,
+  findInputProblem,
   HEADER_ACCEPT_GZIP,
   HEADER_CONTEXT,
   HEADER_ENCODING,
@@ -440,11 +443,8 @@ function requestHistogram(): Histogram<'service' | 'operation' | 'code'> {
 
 /** zod issues → {path: message} and a message naming the fields, e.g. "Invalid input: email, name". */
 export function invalidInputError(error: z.ZodError): AppError {
-  const fields: Record<string, string> = {};
-  for (const issue of error.issues) {
-    const path = issue.path.map(String).join('.') || '(root)';
-    fields[path] ??= issue.message;
-  }
+  const fields = fieldMap();
+  addZodIssues(error, fields);
   const names = Object.keys(fields);
   return new AppError('ERR_INVALID_INPUT', `${ERROR_CATALOGUE.ERR_INVALID_INPUT.message}: ${names.join(', ')}`, fields);
 }
@@ -510,6 +510,13 @@ export async function createService(bus: Bus, opts: ServiceOptions): Promise<Run
         raw = msg.data.length === 0 ? undefined : msg.json();
       } catch {
         throw new AppError('ERR_INVALID_INPUT', 'The request body is not valid JSON');
+      }
+      // the same refusals as the gateway's, for callers that are not the gateway
+      const problem = findInputProblem(raw);
+      if (problem) {
+        throw new AppError('ERR_INVALID_INPUT', `${ERROR_CATALOGUE.ERR_INVALID_INPUT.message}: ${problem.field}`, {
+          [problem.field]: problem.message,
+        });
       }
       const parsed = ep.input.safeParse(raw);
       if (!parsed.success) throw invalidInputError(parsed.error);

@@ -4,14 +4,22 @@
  */
 import { EncodedJson } from '@wb/platform';
 import { AppError } from '@wb/proto';
-import type { AccessCheckReply, BoardAccess, BoardDto, BoardShare, ReadOnlyReason, RequestActor } from '@wb/proto';
+import type {
+  AccessCheckReply,
+  BoardAccess,
+  BoardDto,
+  BoardListFormat,
+  BoardShare,
+  ReadOnlyReason,
+  RequestActor,
+} from '@wb/proto';
 import { isGuest, requireUserId } from '../policies/actor';
 import { mayBeReadOnly, readOnlyReasonOf, weekStartOf } from '../policies/readOnly';
 import { readOnlyFacts } from '../repositories/collaboration';
 import { accessOf, assertOwner, NO_GRANTS, ownerPlanNeeded } from '../policies/boardAccess';
-import { presentBoard, presentBoardList, presentShare, presentSummary } from '../presenters/board';
+import { presentBoard, presentBoardList, presentBoards, presentShare, presentSummary } from '../presenters/board';
 import { findBoard, findBoardForUser, listJoined, listOwned, listVersion } from '../repositories/boards';
-import type { BoardRow } from '../repositories/boards';
+import type { BoardRow, JoinedBoardRow } from '../repositories/boards';
 import { listMembers, recordJoin } from '../repositories/members';
 import type { BoardsDeps } from './deps';
 
@@ -21,11 +29,16 @@ import type { BoardsDeps } from './deps';
  * caller's list version is unchanged; the version is read BEFORE the lists, so a write landing
  * in between can only make the cache reload once more, never keep a stale answer.
  */
-/** The caller's board list, as encoded JSON (see ListCache). */
-export async function listBoards(deps: BoardsDeps, actor: RequestActor): Promise<EncodedJson> {
+/** The caller's board list in the format asked for, as encoded JSON (see ListCache). */
+export async function listBoards(
+  deps: BoardsDeps,
+  input: { format?: BoardListFormat },
+  actor: RequestActor,
+): Promise<EncodedJson> {
   const userId = requireUserId(actor);
+  const format = input.format ?? 'boards';
   const version = await listVersion(deps.pool, userId);
-  const cached = deps.lists.get(userId, version);
+  const cached = deps.lists.get(userId, format, version);
   if (cached) {
     deps.metrics.listCache.inc({ result: 'hit' });
     return cached;
@@ -33,13 +46,23 @@ export async function listBoards(deps: BoardsDeps, actor: RequestActor): Promise
   deps.metrics.listCache.inc({ result: 'miss' });
   const [owned, joined] = await Promise.all([listOwned(deps.pool, userId), listJoined(deps.pool, userId)]);
   // logged-in users never need the owner's plan (only guests do)
-  const shared = joined.filter(
-    (row) => accessOf(row, actor, row.grant ? new Map([[userId, row.grant]]) : NO_GRANTS, null) !== 'none',
-  );
-  const names = await deps.names.namesOf(shared.map((row) => row.user_id));
-  const list = presentBoardList(owned, shared, names ?? {});
+  const shared: { row: JoinedBoardRow; access: BoardAccess }[] = [];
+  for (const row of joined) {
+    const access = accessOf(row, actor, row.grant ? new Map([[userId, row.grant]]) : NO_GRANTS, null);
+    if (access !== 'none') shared.push({ row, access });
+  }
+  const names = await deps.names.namesOf(shared.map(({ row }) => row.user_id));
+  const list =
+    format === 'columns'
+      ? presentBoardList(
+          owned,
+          shared.map(({ row }) => row),
+          names ?? {},
+        )
+      : presentBoards(owned, shared, names ?? {});
+  const weight = owned.length + shared.length;
   // without names the answer is served but not kept: the next request tries again
-  return names ? await deps.lists.set(userId, version, list) : EncodedJson.of(list);
+  return names ? await deps.lists.set(userId, format, version, list, weight) : EncodedJson.of(list);
 }
 
 interface Resolved {

@@ -65,12 +65,22 @@ export async function updateBoardMeta(
 }
 
 /** POST /api/boards/grant: one user's explicit permission (null: back to the default) */
+async function assertUserExists(deps: BoardsDeps, userId: number): Promise<void> {
+  const names = await deps.names.namesOf([userId]);
+  if (names === null) throw new AppError('ERR_TEMPORARY_PROBLEM');
+  if (names[String(userId)] === undefined) {
+    throw new AppError('ERR_USER_NOT_FOUND', undefined, { userId: 'there is no such user' });
+  }
+}
+
 export async function grantPermission(
   deps: BoardsDeps,
   input: { boardId: string; userId: number; permission: BoardPermission | null },
   actor: RequestActor,
 ): Promise<BoardShare> {
   const userId = requireUserId(actor);
+  // a grant names an account: refuse ids auth does not know (removing a grant needs no account)
+  if (input.permission !== null) await assertUserExists(deps, input.userId);
   const { row, members } = await withTransaction(deps.pool, async (client) => {
     const row = await findBoard(client, input.boardId, { forUpdate: true });
     if (!row) throw new AppError('ERR_BOARD_NOT_FOUND');

@@ -18,28 +18,36 @@ describe('ListCache', () => {
   it('answers only for the version it was filled with; keeps the JSON and its gzip', async () => {
     const cache = new ListCache(100);
     const list = boards(3);
-    const answer = await cache.set(1, '5', list);
-    expect(cache.get(1, '5')).toBe(answer);
+    const answer = await cache.set(1, 'columns', '5', list, 3);
+    expect(cache.get(1, 'columns', '5')).toBe(answer);
     expect(JSON.parse(Buffer.from(answer.bytes).toString())).toEqual(list);
     expect(answer.gzip).toBeUndefined(); // under 1 KiB: not worth compressing
     const big = boards(90);
-    const compressed = await cache.set(2, '1', big);
+    const compressed = await cache.set(2, 'columns', '1', big, 90);
     expect(JSON.parse(gunzipSync(compressed.gzip!).toString())).toEqual(big);
-    expect(cache.get(1, '6')).toBeUndefined();
+    expect(cache.get(1, 'columns', '6')).toBeUndefined();
     // a mismatch drops the entry
-    expect(cache.get(1, '5')).toBeUndefined();
+    expect(cache.get(1, 'columns', '5')).toBeUndefined();
+  });
+
+  it('keeps each format of a user apart', async () => {
+    const cache = new ListCache(100);
+    const columns = await cache.set(1, 'columns', '1', boards(2), 2);
+    const objects = await cache.set(1, 'boards', '1', [{ id: 'b0' }, { id: 'b1' }], 2);
+    expect(cache.get(1, 'columns', '1')).toBe(columns);
+    expect(cache.get(1, 'boards', '1')).toBe(objects);
   });
 
   it('evicts the least recently used users to stay under the bound (boards + 1 per entry)', async () => {
     const cache = new ListCache(10);
-    await cache.set(1, '1', boards(4)); // weight 5
-    await cache.set(2, '1', boards(3)); // weight 4
-    expect(cache.get(1, '1')).toBeDefined(); // 1 is now the most recent
-    await cache.set(3, '1', boards(2)); // weight 3: 2 must go
-    expect(cache.get(2, '1')).toBeUndefined();
-    expect(cache.get(1, '1')).toBeDefined();
-    expect(cache.get(3, '1')).toBeDefined();
-    await cache.set(4, '1', boards(20)); // bigger than the whole cache: not kept
-    expect(cache.get(4, '1')).toBeUndefined();
+    await cache.set(1, 'columns', '1', boards(4), 4); // weight 5
+    await cache.set(2, 'columns', '1', boards(3), 3); // weight 4
+    expect(cache.get(1, 'columns', '1')).toBeDefined(); // 1 is now the most recent
+    await cache.set(3, 'columns', '1', boards(2), 2); // weight 3: 2 must go
+    expect(cache.get(2, 'columns', '1')).toBeUndefined();
+    expect(cache.get(1, 'columns', '1')).toBeDefined();
+    expect(cache.get(3, 'columns', '1')).toBeDefined();
+    await cache.set(4, 'columns', '1', boards(20), 20); // bigger than the whole cache: not kept
+    expect(cache.get(4, 'columns', '1')).toBeUndefined();
   });
 });

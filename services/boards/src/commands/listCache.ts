@@ -1,5 +1,5 @@
 /**
- * Process-local cache of board lists, keyed by user and tagged with the user's list version
+ * Process-local cache of board lists, keyed by user and format and tagged with the user's list version
  * (boards.list_versions, bumped by triggers in every transaction that changes what the user's
  * list shows). A version match means the cached answer is still right, on any replica.
  * It holds the answer already encoded as JSON, and gzip-compressed: a hit is sent as it is
@@ -8,7 +8,7 @@
  * least recently used users go first.
  */
 import { EncodedJson } from '@wb/platform';
-import type { BoardList } from '@wb/proto';
+import type { BoardListFormat } from '@wb/proto';
 
 interface Entry {
   version: string;
@@ -18,43 +18,51 @@ interface Entry {
 }
 
 export class ListCache {
-  private readonly entries = new Map<number, Entry>();
+  private readonly entries = new Map<string, Entry>();
   private held = 0;
 
   constructor(private readonly maxBoards: number) {}
 
-  get(userId: number, version: string): EncodedJson | undefined {
-    const e = this.entries.get(userId);
+  get(userId: number, format: BoardListFormat, version: string): EncodedJson | undefined {
+    const key = `${userId}:${format}`;
+    const e = this.entries.get(key);
     if (!e) return undefined;
     if (e.version !== version) {
-      this.delete(userId);
+      this.delete(key);
       return undefined;
     }
     // re-insert: Map order is the LRU order
-    this.entries.delete(userId);
-    this.entries.set(userId, e);
+    this.entries.delete(key);
+    this.entries.set(key, e);
     return e.answer;
   }
 
-  /** encodes and compresses `list` once and keeps it (when it fits); returns the answer either way */
-  async set(userId: number, version: string, list: BoardList): Promise<EncodedJson> {
+  /** encodes and compresses `list` (of `boards` boards) once and keeps it when it fits; returns the answer either way */
+  async set(
+    userId: number,
+    format: BoardListFormat,
+    version: string,
+    list: unknown,
+    boards: number,
+  ): Promise<EncodedJson> {
+    const key = `${userId}:${format}`;
     const answer = await EncodedJson.compressed(list);
-    this.delete(userId);
-    const weight = list.owned.id.length + list.shared.id.length + 1;
+    this.delete(key);
+    const weight = boards + 1;
     if (weight > this.maxBoards) return answer;
     for (const [oldest] of this.entries) {
       if (this.held + weight <= this.maxBoards) break;
       this.delete(oldest);
     }
-    this.entries.set(userId, { version, answer, weight });
+    this.entries.set(key, { version, answer, weight });
     this.held += weight;
     return answer;
   }
 
-  private delete(userId: number): void {
-    const e = this.entries.get(userId);
+  private delete(key: string): void {
+    const e = this.entries.get(key);
     if (!e) return;
     this.held -= e.weight;
-    this.entries.delete(userId);
+    this.entries.delete(key);
   }
 }

@@ -8,5 +8,5 @@ export const boardsListHandler = (deps: BoardsDeps) =>
   endpoint({
     operation: 'boards.list',
     ...boardsOperations['boards.list'],
-    handler: (_input, ctx) => listBoards(deps, ctx.actor),
+    handler: (input, ctx) => listBoards(deps, input, ctx.actor),
   });

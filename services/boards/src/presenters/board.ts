@@ -8,11 +8,11 @@ import type {
   BoardShare,
   FolderDto,
 } from '@wb/proto';
-import type { BoardListRow, BoardRow } from '../repositories/boards';
+import type { BoardRow } from '../repositories/boards';
 import type { FolderRow } from '../repositories/folders';
 import type { MemberRow } from '../repositories/members';
 
-export function presentListItem(row: BoardListRow): BoardListItem {
+export function presentListItem(row: BoardRow): BoardListItem {
   return {
     id: row.id,
     user_id: row.user_id,
@@ -26,11 +26,7 @@ export function presentListItem(row: BoardListRow): BoardListItem {
 const unixSeconds = (d: Date): number => Math.floor(d.getTime() / 1000);
 
 /** GET /api/boards as columns (see BoardList in proto): owned rows, then the shared ones the caller may open */
-export function presentBoardList(
-  owned: BoardListRow[],
-  shared: BoardListRow[],
-  ownerNames: Record<string, string>,
-): BoardList {
+export function presentBoardList(owned: BoardRow[], shared: BoardRow[], ownerNames: Record<string, string>): BoardList {
   const list: BoardList = {
     owned: { id: [], title: [], folder_id: [], updated: [], trashed: {} },
     shared: { id: [], title: [], user_id: [], owner_name: [], updated: [] },
@@ -52,8 +48,21 @@ export function presentBoardList(
   return list;
 }
 
+/** GET /api/boards by default (spec §7): whole Boards, owned first, then the shared ones with their owner's name */
+export function presentBoards(
+  owned: BoardRow[],
+  shared: { row: BoardRow; access: BoardAccess }[],
+  ownerNames: Record<string, string>,
+): BoardDto[] {
+  const out = owned.map((row) => presentBoard(row, 'own'));
+  for (const { row, access } of shared) {
+    out.push({ ...presentBoard(row, access), owner_name: ownerNames[String(row.user_id)] ?? '' });
+  }
+  return out;
+}
+
 /** a board shared with the caller: the owner's folder is none of their business */
-export function presentSharedItem(row: BoardListRow): BoardListItem {
+export function presentSharedItem(row: BoardRow): BoardListItem {
   return { ...presentListItem(row), folder_id: null };
 }
 

@@ -17,11 +17,12 @@ export interface BoardRow {
 }
 
 /** the columns of one GET /api/boards item */
-export type BoardListRow = Pick<BoardRow, 'id' | 'user_id' | 'title' | 'folder_id' | 'trashed_at' | 'updated_at'>;
 
 const COLUMNS =
   'id, user_id, title, folder_id, trashed_at, trashed_count, background, default_permission, delete_own_only, created_at, updated_at';
-const LIST_COLUMNS = 'id, user_id, title, folder_id, trashed_at, updated_at';
+const JOINED_COLUMNS = COLUMNS.split(', ')
+  .map((c) => `b.${c}`)
+  .join(', ');
 
 export async function insertBoard(
   db: Db,
@@ -201,22 +202,22 @@ export async function listVersion(db: Db, userId: number): Promise<string> {
 }
 
 /** every board the user owns, trashed included, newest first */
-export async function listOwned(db: Db, userId: number): Promise<BoardListRow[]> {
-  const { rows } = await db.query<BoardListRow>({
+export async function listOwned(db: Db, userId: number): Promise<BoardRow[]> {
+  const { rows } = await db.query<BoardRow>({
     name: 'boards-list-owned',
-    text: `SELECT ${LIST_COLUMNS} FROM boards WHERE user_id = $1 ORDER BY created_at DESC, id`,
+    text: `SELECT ${COLUMNS} FROM boards WHERE user_id = $1 ORDER BY created_at DESC, id`,
     values: [userId],
   });
   return rows;
 }
 
-export type JoinedBoardRow = BoardListRow & { default_permission: BoardPermission; grant: BoardPermission | null };
+export type JoinedBoardRow = BoardRow & { grant: BoardPermission | null };
 
 /** boards of other owners the user joined, most recently joined first (access is decided by the caller) */
 export async function listJoined(db: Db, userId: number): Promise<JoinedBoardRow[]> {
   const { rows } = await db.query<JoinedBoardRow>({
     name: 'boards-list-joined',
-    text: `SELECT b.id, b.user_id, b.title, b.folder_id, b.trashed_at, b.updated_at, b.default_permission, m.permission AS grant
+    text: `SELECT ${JOINED_COLUMNS}, m.permission AS grant
              FROM board_users m JOIN boards b ON b.id = m.board_id
             WHERE m.user_id = $1 AND m.joined_at IS NOT NULL AND b.user_id <> $1
             ORDER BY m.joined_at DESC, b.id`,

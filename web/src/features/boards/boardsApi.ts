@@ -40,7 +40,8 @@ export const boardsApi = withTags.injectEndpoints({
   endpoints: (build) => ({
     /** arg: the caller's id (expandBoardList needs it to mark owned boards) */
     getBoards: build.query<BoardListItem[], number>({
-      query: () => 'api/boards',
+      // columns: half the bytes of the default list of boards, and cheaper to decode (proto BoardList)
+      query: () => 'api/boards?format=columns',
       transformResponse: (list: BoardList, _meta, userId) => expandBoardList(list, userId),
       providesTags: ['Boards'],
     }),

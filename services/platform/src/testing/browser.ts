@@ -73,7 +73,7 @@ export class Browser {
       body: body === undefined ? undefined : JSON.stringify(body),
       redirect: 'manual',
     });
-    for (const line of res.headers.getSetCookie()) this.store(line);
+    for (const line of res.headers.getSetCookie()) this.storeSetCookie(line);
     const text = await res.text();
     let parsed: unknown = text;
     try {
@@ -84,7 +84,8 @@ export class Browser {
     return { status: res.status, body: parsed, headers: res.headers, location: res.headers.get('location') };
   }
 
-  private store(line: string): void {
+  /** take one Set-Cookie line, as a browser would (for tests that send requests themselves) */
+  storeSetCookie(line: string): void {
     const [pair, ...attrs] = line.split(';');
     const i = pair!.indexOf('=');
     const name = pair!.slice(0, i).trim();

@@ -3,6 +3,7 @@
  * with their payload schemas. Event type = "<service>.<entity>.<verb>.v<N>"; subject = "evt." + type.
  */
 import { z } from 'zod';
+import { PLAN_NAMES } from './plans';
 import { BOARD_BACKGROUNDS, BOARD_PERMISSIONS, ROLES } from './settings';
 
 export interface EventEnvelope<T = unknown> {
@@ -22,6 +23,28 @@ export const EVENT_SCHEMAS = {
     previousRole: z.enum(ROLES).nullable(),
   }),
   'auth.user.terminated.v1': z.object({ userId: z.number().int() }),
+  /** the user's effective plan changed (effectivePlanName over their plan sources) */
+  'auth.user.plan_changed.v1': z.object({
+    userId: z.number().int(),
+    plan: z.enum(PLAN_NAMES),
+    previousPlan: z.enum(PLAN_NAMES),
+  }),
+
+  // billing service: what a user's own subscription gives them (a plan source of auth's)
+  /** plan = the subscription's plan while it is active (trial, paid, cancelled but paid up), else null */
+  'billing.subscription.changed.v1': z.object({
+    userId: z.number().int(),
+    subscriptionId: z.string(),
+    plan: z.enum(PLAN_NAMES).nullable(),
+  }),
+
+  // teams service: what a licence in a team gives its holder (a plan source of auth's)
+  /** plan = the team's plan while the user holds an active licence in it, else null */
+  'teams.licence.changed.v1': z.object({
+    userId: z.number().int(),
+    businessId: z.number().int(),
+    plan: z.enum(PLAN_NAMES).nullable(),
+  }),
 
   // boards service: board metadata (content belongs to the realtime nodes)
   'boards.board.created.v1': z.object({

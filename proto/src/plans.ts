@@ -95,3 +95,21 @@ export const FALLBACK_STARTER_PLAN: Plan = {
   features: features([]),
   limits: { maxBoards: 0, maxData: 0, maxPresets: 3, maxCollaborationMinutesPerWeek: 0 },
 };
+
+/**
+ * Where a user's plan can come from (issue 12): their own subscription (billing service) and a
+ * licence in a team (teams service). Each is the plan name while it is active, else null.
+ */
+export interface PlanSources {
+  subscription: PlanName | null;
+  teamLicence: PlanName | null;
+}
+
+/**
+ * THE rule for a user's effective plan, used by auth (which stores it and answers plan.get): their
+ * own active subscription's plan, else their team's plan while they hold an active licence in that
+ * team, else starter.
+ */
+export function effectivePlanName(sources: PlanSources): PlanName {
+  return sources.subscription ?? sources.teamLicence ?? 'starter';
+}

@@ -33,6 +33,7 @@ import { MAIL_QUEUE, queueMailScheduler } from './jobs/mailJobs';
 import type { MailJob } from './jobs/mailJobs';
 import { processMailJob } from './jobs/mailWorker';
 import { createAuthMetrics } from './metrics';
+import { PlanSourcesProcessor } from './processors/planSources';
 
 const VERSION = '0.1.0';
 
@@ -83,6 +84,7 @@ runMain('auth', async () => {
   };
 
   rt.startOutboxRelay();
+  await rt.consume(new PlanSourcesProcessor({ log }));
   const mailer = createMailer({ smtpUrl: env.SMTP_URL, outboxDir: env.MAIL_OUTBOX_DIR, from: env.MAIL_FROM, log });
   lifecycle.onShutdown('mailer', async () => mailer.close());
   const worker = createWorker<MailJob>(

@@ -9,7 +9,16 @@ import { startTracing } from '@wb/platform/tracing';
 const tracing = startTracing('boards');
 
 import { join } from 'node:path';
-import { createQueue, createWorker, metricsRegistry, runMain, startServiceRuntime } from '@wb/platform';
+import {
+  createQueue,
+  createWorker,
+  metricsRegistry,
+  runMain,
+  startServiceRuntime,
+  subscribeBroadcast,
+} from '@wb/platform';
+import { EVENT_SCHEMAS, eventSubject } from '@wb/proto';
+import { z } from 'zod';
 import { SCHEMA } from './commands/deps';
 import type { BoardsDeps } from './commands/deps';
 import { newBoardId } from './commands/ids';
@@ -25,6 +34,7 @@ import { ParticipantMinutesProcessor } from './processors/participantMinutes';
 import { UserTerminatedProcessor } from './processors/userTerminated';
 
 const VERSION = '0.1.0';
+const planChangedEnvelope = z.object({ data: EVENT_SCHEMAS['auth.user.plan_changed.v1'] });
 
 runMain('boards', async () => {
   const env = loadBoardsEnv();
@@ -38,17 +48,26 @@ runMain('boards', async () => {
   const { pool, log, lifecycle } = rt;
 
   const metrics = createBoardsMetrics(metricsRegistry);
+  const plans = new PlanLookup(rt.bus, env.PLAN_CACHE_TTL_MS);
   const deps: BoardsDeps = {
     pool,
     env,
     log,
-    plans: new PlanLookup(rt.bus, env.PLAN_CACHE_TTL_MS),
+    plans,
     names: new NameLookup(rt.bus, log),
     metrics,
     lists: new ListCache(env.LIST_CACHE_MAX_BOARDS),
     now: () => new Date(),
     newBoardId: () => newBoardId(),
   };
+
+  // a plan change reaches the limits at once: every replica listens (core NATS, at most once;
+  // the plan cache's TTL bounds a lost message)
+  const planChanges = subscribeBroadcast(rt.bus, eventSubject(rt.bus.prefix, 'auth.user.plan_changed.v1'), (data) => {
+    const event = planChangedEnvelope.safeParse(data);
+    if (event.success) plans.forget(event.data.data.userId);
+  });
+  lifecycle.onShutdown('plan changes', async () => planChanges.unsubscribe());
 
   rt.startOutboxRelay();
   await rt.consume(new UserTerminatedProcessor({ log, metrics }));

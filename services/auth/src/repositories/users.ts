@@ -124,3 +124,7 @@ export async function anonymiseUser(db: Db, id: number): Promise<void> {
     [id],
   );
 }
+
+export async function updatePlan(db: Db, id: number, plan: PlanName): Promise<void> {
+  await db.query('UPDATE users SET plan = $2, updated_at = now() WHERE id = $1', [id, plan]);
+}

@@ -21,6 +21,11 @@ export class PlanLookup implements PlanSource {
     private readonly clock: () => number = Date.now,
   ) {}
 
+  /** drop what is kept for `userId` (their plan changed: auth.user.plan_changed.v1) */
+  forget(userId: number): void {
+    this.cache.delete(userId);
+  }
+
   async planOf(userId: number): Promise<Plan> {
     const hit = this.cache.get(userId);
     if (hit && hit.until > this.clock()) return hit.plan;

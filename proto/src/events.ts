@@ -31,11 +31,15 @@ export const EVENT_SCHEMAS = {
   }),
 
   // billing service: what a user's own subscription gives them (a plan source of auth's)
-  /** plan = the subscription's plan while it is active (trial, paid, cancelled but paid up), else null */
+  /**
+   * plan = the subscription's plan while it is active (trial, paid, cancelled but paid up), else
+   * null; seats = the licences it pays for (a team's size when the plan has the team feature)
+   */
   'billing.subscription.changed.v1': z.object({
     userId: z.number().int(),
     subscriptionId: z.string(),
     plan: z.enum(PLAN_NAMES).nullable(),
+    seats: z.number().int().min(0),
   }),
 
   // teams service: what a licence in a team gives its holder (a plan source of auth's)

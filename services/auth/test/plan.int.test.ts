@@ -73,7 +73,12 @@ describe('the effective plan: own subscription, else team licence, else starter'
     expect((await browser.post('/api/boards', { title: 'sixth' })).body.code).toBe('ERR_MAX_BOARDS_REACHED');
     // boards now holds the starter plan in its cache; the change must reach it anyway
     const started = Date.now();
-    await publish('billing.subscription.changed.v1', { userId: id, subscriptionId: 'sub-1', plan: 'standard' });
+    await publish('billing.subscription.changed.v1', {
+      userId: id,
+      subscriptionId: 'sub-1',
+      plan: 'standard',
+      seats: 1,
+    });
     const planMs = await planReaches(browser, 'standard', started);
     await eventually(async () => (await browser.post('/api/boards', { title: 'sixth' })).status === 200, 5000, 20);
     const limitMs = Date.now() - started;
@@ -98,9 +103,9 @@ describe('the effective plan: own subscription, else team licence, else starter'
     try {
       await publish('teams.licence.changed.v1', { userId: id, businessId: 7, plan: 'premium' });
       latencies.push(await planReaches(browser, 'premium', Date.now()));
-      await publish('billing.subscription.changed.v1', { userId: id, subscriptionId: 's', plan: 'standard' });
+      await publish('billing.subscription.changed.v1', { userId: id, subscriptionId: 's', plan: 'standard', seats: 1 });
       await planReaches(browser, 'standard', Date.now());
-      await publish('billing.subscription.changed.v1', { userId: id, subscriptionId: 's', plan: null });
+      await publish('billing.subscription.changed.v1', { userId: id, subscriptionId: 's', plan: null, seats: 0 });
       await planReaches(browser, 'premium', Date.now());
       // deactivated licence: features go, data stays
       await publish('teams.licence.changed.v1', { userId: id, businessId: 7, plan: null });
@@ -123,21 +128,30 @@ describe('the effective plan: own subscription, else team licence, else starter'
     const older = `billing:${seq.billing - 5}`;
     await publish(
       'billing.subscription.changed.v1',
-      { userId: id, subscriptionId: 'x', plan: 'ultimate' },
+      { userId: id, subscriptionId: 'x', plan: 'ultimate', seats: 1 },
       { id: newer },
     );
     await planReaches(browser, 'ultimate', Date.now());
     // the same event again (a different JetStream message id, so only auth's own de-duplication stops it)
     await publish(
       'billing.subscription.changed.v1',
-      { userId: id, subscriptionId: 'x', plan: 'ultimate' },
+      { userId: id, subscriptionId: 'x', plan: 'ultimate', seats: 1 },
       { id: newer, msgId: `${newer}-again` },
     );
     // a stale word from before: would downgrade if it were applied
-    await publish('billing.subscription.changed.v1', { userId: id, subscriptionId: 'x', plan: null }, { id: older });
+    await publish(
+      'billing.subscription.changed.v1',
+      { userId: id, subscriptionId: 'x', plan: null, seats: 0 },
+      { id: older },
+    );
     // a marker event after both, for another user, tells when the consumer has passed them
     const marker = await signUp(stack.gatewayUrl, 'Marker');
-    await publish('billing.subscription.changed.v1', { userId: marker.id, subscriptionId: 'm', plan: 'standard' });
+    await publish('billing.subscription.changed.v1', {
+      userId: marker.id,
+      subscriptionId: 'm',
+      plan: 'standard',
+      seats: 1,
+    });
     await planReaches(marker.browser, 'standard', Date.now());
     expect(await planOf(browser)).toBe('ultimate');
     const { rows } = await db.query(

@@ -166,6 +166,7 @@ describe('the effective plan: own subscription, else team licence, else starter'
       userId: 2_000_000_000,
       subscriptionId: 'ghost',
       plan: 'premium',
+      seats: 1,
     });
     const { browser, id } = await signUp(stack.gatewayUrl, 'After Ghost');
     await publish('teams.licence.changed.v1', { userId: id, businessId: 1, plan: 'standard' });

@@ -7,3 +7,4 @@ export * from './events';
 export * from './auth';
 export * from './boards';
 export * from './realtime';
+export * from './billing';

@@ -55,7 +55,7 @@ maybe('web app end to end', () => {
     await page.getByLabel('Teacher').check();
     await page.getByRole('button', { name: 'Continue' }).click();
     await page.getByRole('button', { name: 'Continue with Starter' }).click();
-    await page.getByRole('button', { name: 'Start' }).click();
+    await page.getByRole('button', { name: 'Start', exact: true }).click();
     await page.waitForURL(/\/dashboard$/);
     await page
       .getByRole('heading', { name: 'No boards here yet' })
@@ -81,7 +81,7 @@ maybe('web app end to end', () => {
     await page.getByLabel('Student').check();
     await page.getByRole('button', { name: 'Continue' }).click();
     await page.getByRole('button', { name: 'Continue with Starter' }).click();
-    await page.getByRole('button', { name: 'Start' }).click();
+    await page.getByRole('button', { name: 'Start', exact: true }).click();
     await page.waitForURL(/\/dashboard$/);
     await page.context().clearCookies();
 

@@ -35,14 +35,14 @@ export async function launchChromium(): Promise<Browser> {
 export async function signUpAsTeacher(page: Page, base: string, name: string): Promise<number> {
   await page.goto(`${base}/signup`);
   await page.getByLabel('Name').fill(name);
-  await page.getByLabel('Email').fill(`${name.toLowerCase()}-${Date.now()}@example.com`);
+  await page.getByLabel('Email').fill(`${name.toLowerCase().replace(/[^a-z0-9]+/g, '-')}-${Date.now()}@example.com`);
   await page.getByLabel('Password').fill('correct horse battery');
   await page.getByRole('button', { name: 'Sign up' }).click();
   await page.waitForURL(/\/setup/);
   await page.getByLabel('Teacher').check();
   await page.getByRole('button', { name: 'Continue' }).click();
   await page.getByRole('button', { name: 'Continue with Starter' }).click();
-  await page.getByRole('button', { name: 'Start' }).click();
+  await page.getByRole('button', { name: 'Start', exact: true }).click();
   await page.waitForURL(/\/dashboard$/);
   return page.evaluate(async () => ((await (await fetch('/api/user')).json()) as { id: number }).id);
 }

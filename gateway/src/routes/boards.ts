@@ -88,7 +88,8 @@ export const boardsRoutes = defineRoutes([
   route('get', '/api/boards/:boardId(*)', 'board.get', 'One board with the caller’s access (guests too)', {
     auth: 'optional',
     params: boardParams,
-    errors: ['ERR_BOARD_NOT_FOUND', 'ERR_FORBIDDEN'],
+    // ERR_FEATURE_NOT_ENABLED: a guest, and the owner's plan has no guest access
+    errors: ['ERR_BOARD_NOT_FOUND', 'ERR_FORBIDDEN', 'ERR_FEATURE_NOT_ENABLED'],
   }),
   route(
     'put',

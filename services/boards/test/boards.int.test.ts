@@ -300,7 +300,33 @@ describe('access: own ⊃ edit ⊃ view, or none', () => {
       },
     });
     expect((await join(board.id, 0)).access).toBe('none');
-    expectError(await guest.get(`/api/boards/${board.id}`), 403, 'ERR_FORBIDDEN');
+    // the web asks before a guest picks a name: the refusal says it is the owner's plan
+    expectError(await guest.get(`/api/boards/${board.id}`), 403, 'ERR_FEATURE_NOT_ENABLED');
+  });
+
+  it('a guest asking for a board learns why not: unknown or trashed, owner’s plan, or restricted', async () => {
+    expectError(await guest.get('/api/boards/doesNotExist'), 404, 'ERR_BOARD_NOT_FOUND');
+    // Bob's (standard: guests allowed) board, restricted
+    const restricted = await create(bob, { title: 'Guest refusals', defaultPermission: 'none' });
+    try {
+      expectError(await guest.get(`/api/boards/${restricted.id}`), 403, 'ERR_FORBIDDEN');
+      expect((await bob.put(`/api/boards/${restricted.id}`, { defaultPermission: 'view' })).status).toBe(200);
+      expect((await guest.get(`/api/boards/${restricted.id}`)).body).toMatchObject({ access: 'view' });
+      // on the starter plan no guest may join, whatever the board's permission
+      await setPlan(db, bobId, 'starter');
+      const refused = await guest.get(`/api/boards/${restricted.id}`);
+      expectError(refused, 403, 'ERR_FEATURE_NOT_ENABLED');
+      expect(refused.body.message).toMatch(/owner's plan/);
+      // trashed: gone for everyone but the owner, whatever the plan
+      expect((await bob.post('/api/boards/trash', { ids: [restricted.id] })).status).toBe(200);
+      expectError(await guest.get(`/api/boards/${restricted.id}`), 404, 'ERR_BOARD_NOT_FOUND');
+      await setPlan(db, bobId, 'standard');
+      expectError(await guest.get(`/api/boards/${restricted.id}`), 404, 'ERR_BOARD_NOT_FOUND');
+    } finally {
+      await setPlan(db, bobId, 'standard');
+      await bob.post('/api/boards/trash', { ids: [restricted.id] });
+      await bob.post('/api/boards/purge', { ids: [restricted.id] });
+    }
   });
 
   it('with the guests feature on the OWNER’s plan, a guest gets the default permission', async () => {

@@ -1,9 +1,10 @@
-import { useEffect, useId, useRef, useState } from 'react';
+import { useCallback, useEffect, useId, useRef, useState } from 'react';
 import { useLocation } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
 import { LocalLink, LocalNavLink } from '../app/prefix';
 import { useSession } from '../features/session/useSession';
 import { useLogoutMutation } from '../features/auth/authApi';
+import { Icon } from './icons';
 import { LanguageSwitcher } from './LanguageSwitcher';
 import { ThemeToggle } from './ThemeToggle';
 import { showUpgradeButton } from './upgradePrompt';
@@ -33,6 +34,26 @@ export function menuItems(loggedIn: boolean, role: string | null | undefined): {
   ];
 }
 
+/** close a popup on Escape and on a press outside `ref` while `open` */
+function useDismiss(open: boolean, ref: React.RefObject<HTMLElement | null>, close: () => void) {
+  useEffect(() => {
+    if (!open) return;
+    const onDown = (e: PointerEvent) => !ref.current?.contains(e.target as Node) && close();
+    const onKey = (e: KeyboardEvent) => e.key === 'Escape' && close();
+    document.addEventListener('pointerdown', onDown);
+    document.addEventListener('keydown', onKey);
+    return () => {
+      document.removeEventListener('pointerdown', onDown);
+      document.removeEventListener('keydown', onKey);
+    };
+  }, [open, ref, close]);
+}
+
+/**
+ * The account button and its menu (a disclosure: a list of links). Its accessible name is its
+ * visible text (the user's name) followed by "Account menu" (WCAG 2.5.3 label in name); on
+ * narrow screens only the avatar shows and the name is "Account menu".
+ */
 function UserMenu({ name }: { name: string }) {
   const { t } = useTranslation();
   const [open, setOpen] = useState(false);
@@ -40,18 +61,9 @@ function UserMenu({ name }: { name: string }) {
   const id = useId();
   const ref = useRef<HTMLDivElement>(null);
   const location = useLocation();
-  useEffect(() => setOpen(false), [location.key]);
-  useEffect(() => {
-    if (!open) return;
-    const onDown = (e: MouseEvent) => !ref.current?.contains(e.target as Node) && setOpen(false);
-    const onKey = (e: KeyboardEvent) => e.key === 'Escape' && setOpen(false);
-    document.addEventListener('mousedown', onDown);
-    document.addEventListener('keydown', onKey);
-    return () => {
-      document.removeEventListener('mousedown', onDown);
-      document.removeEventListener('keydown', onKey);
-    };
-  }, [open]);
+  const close = useCallback(() => setOpen(false), []);
+  useEffect(close, [location.key, close]);
+  useDismiss(open, ref, close);
   // team membership arrives with the teams service: until then nobody is in a team
   const team: { isOwner: boolean } | null = null as { isOwner: boolean } | null;
   const signOut = async () => {
@@ -60,21 +72,17 @@ function UserMenu({ name }: { name: string }) {
   };
   return (
     <div className="user-menu" ref={ref}>
-      <button
-        type="button"
-        aria-haspopup="true"
-        aria-expanded={open}
-        aria-controls={id}
-        aria-label={t('nav.userMenu')}
-        onClick={() => setOpen(!open)}
-      >
+      <button type="button" aria-expanded={open} aria-controls={id} onClick={() => setOpen(!open)}>
         <span className="avatar" aria-hidden="true">
           {name.slice(0, 1).toUpperCase()}
         </span>
-        <span className="user-name">{name}</span>
+        <span className="user-name">{name}</span> <span className="sr-only">{t('nav.userMenu')}</span>
       </button>
       {open ? (
         <ul id={id} className="menu">
+          <li className="menu-user" aria-hidden="true">
+            {name}
+          </li>
           <li>
             <LocalLink to="/settings/profile">{t('nav.profile')}</LocalLink>
           </li>
@@ -101,13 +109,21 @@ function UserMenu({ name }: { name: string }) {
   );
 }
 
+/**
+ * Above 768 px: brand, main menu, tools (upgrade, theme, language), account. At 768 px and less
+ * the menu and the tools collapse into the burger panel; the brand, the burger and the account
+ * button (or "Log in") stay in the bar.
+ */
 export function Header() {
   const { t } = useTranslation();
   const { user, settings, plan } = useSession();
   const [burgerOpen, setBurgerOpen] = useState(false);
   const location = useLocation();
-  const navId = useId();
-  useEffect(() => setBurgerOpen(false), [location.key]);
+  const panelId = useId();
+  const ref = useRef<HTMLElement>(null);
+  const closeBurger = useCallback(() => setBurgerOpen(false), []);
+  useEffect(closeBurger, [location.key, closeBurger]);
+  useDismiss(burgerOpen, ref, closeBurger);
   useEffect(() => {
     if (!burgerOpen || typeof matchMedia !== 'function') return;
     const mq = matchMedia(`(min-width: ${BURGER_BREAKPOINT_PX + 1}px)`);
@@ -123,7 +139,7 @@ export function Header() {
     trialEndedBanner: false,
   });
   return (
-    <header className="topbar">
+    <header className="topbar" ref={ref}>
       <LocalLink to={loggedIn ? '/dashboard' : '/'} className="brand">
         {t('app.name')}
       </LocalLink>
@@ -131,35 +147,45 @@ export function Header() {
         type="button"
         className="burger icon"
         aria-expanded={burgerOpen}
-        aria-controls={navId}
+        aria-controls={panelId}
         aria-label={t('nav.menu')}
         onClick={() => setBurgerOpen(!burgerOpen)}
       >
-        ☰
+        <Icon name="menu" size={22} />
       </button>
-      <nav id={navId} aria-label={t('nav.mainMenu')} className={burgerOpen ? 'main-nav open' : 'main-nav'}>
-        <ul>
-          {menuItems(loggedIn, settings.role ?? user?.role).map((item) => (
-            <li key={item.key}>
-              <LocalNavLink to={item.to}>{t(`nav.${item.key}`)}</LocalNavLink>
-            </li>
-          ))}
-        </ul>
-      </nav>
-      <div className="header-tools">
-        {upgrade ? (
-          <LocalLink to="/settings/subscription/upgrade" className="button upgrade">
-            {t('nav.upgrade')}
-          </LocalLink>
-        ) : null}
-        <ThemeToggle />
-        <LanguageSwitcher />
+      <div id={panelId} className={burgerOpen ? 'header-panel open' : 'header-panel'}>
+        <nav aria-label={t('nav.mainMenu')} className="main-nav">
+          <ul>
+            {menuItems(loggedIn, settings.role ?? user?.role).map((item) => (
+              <li key={item.key}>
+                <LocalNavLink to={item.to}>{t(`nav.${item.key}`)}</LocalNavLink>
+              </li>
+            ))}
+          </ul>
+        </nav>
+        <div className="header-tools">
+          {upgrade ? (
+            <LocalLink to="/settings/subscription/upgrade" className="button upgrade">
+              {t('nav.upgrade')}
+            </LocalLink>
+          ) : null}
+          <ThemeToggle />
+          <LanguageSwitcher />
+          {!user ? (
+            // narrow screens: sign up moves into the panel, "Log in" stays in the bar
+            <LocalLink to="/signup" className="button primary panel-signup">
+              {t('nav.signup')}
+            </LocalLink>
+          ) : null}
+        </div>
+      </div>
+      <div className="header-account">
         {user ? (
           <UserMenu name={user.name} />
         ) : (
           <>
             <LocalLink to="/login">{t('nav.login')}</LocalLink>
-            <LocalLink to="/signup" className="button primary">
+            <LocalLink to="/signup" className="button primary bar-signup">
               {t('nav.signup')}
             </LocalLink>
           </>

@@ -10,6 +10,7 @@ import type {
   BoardDto,
   BoardListFormat,
   BoardShare,
+  Plan,
   ReadOnlyReason,
   RequestActor,
 } from '@wb/proto';
@@ -68,6 +69,8 @@ export async function listBoards(
 interface Resolved {
   row: BoardRow;
   access: ReturnType<typeof accessOf>;
+  /** the owner's plan when it was needed (guests), else null */
+  ownerPlan: Plan | null;
 }
 
 async function resolveAccess(deps: BoardsDeps, boardId: string, actor: RequestActor): Promise<Resolved> {
@@ -75,8 +78,8 @@ async function resolveAccess(deps: BoardsDeps, boardId: string, actor: RequestAc
   const row = await findBoardForUser(deps.pool, boardId, isGuest(actor) ? 0 : actor.userId);
   if (!row) throw new AppError('ERR_BOARD_NOT_FOUND');
   const grants = row.grant ? new Map([[actor.userId, row.grant]]) : NO_GRANTS;
-  const plan = ownerPlanNeeded(row, actor) ? await deps.plans.planOf(row.user_id) : null;
-  return { row, access: accessOf(row, actor, grants, plan) };
+  const ownerPlan = ownerPlanNeeded(row, actor) ? await deps.plans.planOf(row.user_id) : null;
+  return { row, access: accessOf(row, actor, grants, ownerPlan), ownerPlan };
 }
 
 /** svc.boards.access.check: what the joining actor may do; with `record`, the join is remembered */
@@ -102,15 +105,26 @@ async function readOnlyReason(deps: BoardsDeps, row: BoardRow, access: BoardAcce
   return readOnlyReasonOf({ access, ...facts }, plan.limits);
 }
 
-/** GET /api/boards/{id}: the board for anyone who may open it (guests included) */
+/**
+ * GET /api/boards/{id}: the board for anyone who may open it (guests included). The web asks it
+ * before a guest picks a name, so a refusal says why: ERR_BOARD_NOT_FOUND (unknown or trashed),
+ * ERR_FEATURE_NOT_ENABLED (a guest, and the owner's plan has no `guests` feature: signing in or
+ * the owner upgrading helps) or ERR_FORBIDDEN (restricted).
+ */
 export async function getBoard(deps: BoardsDeps, input: { boardId: string }, actor: RequestActor): Promise<BoardDto> {
-  const { row, access } = await resolveAccess(deps, input.boardId, actor);
+  const { row, access, ownerPlan } = await resolveAccess(deps, input.boardId, actor);
   if (access === 'none') {
-    // a trashed board is gone for everyone but its owner; otherwise the lock screen says "no access"
-    throw new AppError(row.trashed_at ? 'ERR_BOARD_NOT_FOUND' : 'ERR_FORBIDDEN');
+    // a trashed board is gone for everyone but its owner
+    if (row.trashed_at) throw new AppError('ERR_BOARD_NOT_FOUND');
+    if (isGuest(actor) && ownerPlan && !ownerPlan.features.guests) {
+      throw new AppError('ERR_FEATURE_NOT_ENABLED', GUESTS_NOT_ON_PLAN);
+    }
+    throw new AppError('ERR_FORBIDDEN');
   }
   return presentBoard(row, access);
 }
+
+const GUESTS_NOT_ON_PLAN = "Guests cannot join this board: its owner's plan does not include guest access";
 
 /** GET /api/boards/{id}/share: the link and the members (owner only) */
 export async function getShare(deps: BoardsDeps, input: { boardId: string }, actor: RequestActor): Promise<BoardShare> {

@@ -1,8 +1,9 @@
 /**
- * `boards/{id}`: the full-screen board (spec §2). Guests pick a display name first; then the
- * Automerge wasm loads (this route's chunk only) and the realtime client joins through the
- * gateway. Close codes become the board lock screens; viewers get a read-only banner and
- * disabled tools.
+ * `boards/{id}`: the full-screen board (spec §2). Guests pick a display name first, once the
+ * server said they may join (guestAccess.ts: unknown boards, owners without guest access and
+ * restricted boards show their lock screen instead); then the Automerge wasm loads (this route's
+ * chunk only) and the realtime client joins through the gateway. Close codes become the board
+ * lock screens; viewers get a read-only banner and disabled tools.
  */
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -13,6 +14,8 @@ import { useNamespace } from '../../i18n/useNamespace';
 import { Loading } from '../../ui/EmptyState';
 import { useSession } from '../session/useSession';
 import { BoardSession } from './BoardSession';
+import { guestLock, useGetBoardQuery } from './guestAccess';
+import { LockScreen } from './LockScreen';
 import { loadAutomerge } from './realtime/loadAutomerge';
 import './board.css';
 
@@ -32,6 +35,8 @@ export function BoardPage({ match, url }: PageProps) {
   const { session, user, settings } = useSession();
   const [guestName, setGuestName] = useState<string | null>(null);
   const [engine, setEngine] = useState<'loading' | 'ready' | 'failed'>('loading');
+  const asGuest = session.status === 'guest';
+  const guestCheck = useGetBoardQuery(boardId, { skip: !asGuest || guestName !== null });
 
   useEffect(() => {
     let live = true;
@@ -49,7 +54,12 @@ export function BoardPage({ match, url }: PageProps) {
 
   if (!strings || session.status === 'loading') return <Loading />;
   if (engine === 'failed') return <LoadFailed />;
-  if (!user && guestName === null) return <GuestJoin onJoin={setGuestName} loginGoto={url} />;
+  if (!user && guestName === null) {
+    if (guestCheck.isLoading || guestCheck.isUninitialized) return <Loading />;
+    const lock = guestCheck.isError ? guestLock(guestCheck.error) : null;
+    if (lock) return <LockScreen reason={lock} guest />;
+    return <GuestJoin onJoin={setGuestName} loginGoto={url} boardTitle={guestCheck.data?.title} />;
+  }
   if (engine === 'loading') return <Loading />;
   const name = user ? user.name : guestName!;
   const style = {
@@ -76,7 +86,15 @@ function LoadFailed() {
 }
 
 /** Guests join by link with a display name (≤ 60 characters, SPEC L3). */
-function GuestJoin({ onJoin, loginGoto }: { onJoin: (name: string) => void; loginGoto: string }) {
+function GuestJoin({
+  onJoin,
+  loginGoto,
+  boardTitle,
+}: {
+  onJoin: (name: string) => void;
+  loginGoto: string;
+  boardTitle: string | undefined;
+}) {
   const { t } = useTranslation('board');
   const [name, setName] = useState(storedGuestName);
   const [error, setError] = useState<string | null>(null);
@@ -96,6 +114,7 @@ function GuestJoin({ onJoin, loginGoto }: { onJoin: (name: string) => void; logi
     <main id="main" className="board-lock">
       <form className="guest-join" onSubmit={submit} noValidate>
         <h1>{t('guest.title')}</h1>
+        {boardTitle ? <p className="guest-board-title">{boardTitle}</p> : null}
         <p>{t('guest.text')}</p>
         <label htmlFor="guest-name">{t('guest.name')}</label>
         <input

@@ -9,8 +9,9 @@ import { LocalLink } from '../../app/prefix';
 import { useAppDispatch } from '../../app/store';
 import { notify } from '../../ui/toastsSlice';
 import { BoardView } from './canvas/boardView';
+import { LockScreen } from './LockScreen';
 import type { ToolId } from './canvas/tools';
-import { BoardClient, type BoardSnapshot, type LockReason } from './realtime/boardClient';
+import { BoardClient, type BoardSnapshot } from './realtime/boardClient';
 import { getShape } from './realtime/boardDoc';
 import { boardSocketUrl, WebSocketTransport } from './realtime/transport';
 
@@ -145,8 +146,9 @@ export function BoardSession({ boardId, userId, name, guest, style }: BoardSessi
     <main id="main" className="board-view" data-status={snap.status} data-save={snap.saveState}>
       <h1 className="sr-only">{t('translation:board.label', { id: boardId })}</h1>
       <header className="board-topbar">
-        <LocalLink to={guest ? '/' : '/dashboard'} className="board-back">
-          ← {guest ? t('lock.toHome') : t('back')}
+        <LocalLink to={guest ? '/' : '/dashboard'} className="board-back" title={guest ? t('lock.toHome') : t('back')}>
+          <span aria-hidden="true">←</span>{' '}
+          <span className="board-back-text">{guest ? t('lock.toHome') : t('back')}</span>
         </LocalLink>
         <p
           className={`save-state save-${snap.ready ? snap.saveState : 'connecting'}`}
@@ -250,39 +252,5 @@ function Presence({ presence, self }: { presence: readonly PresenceEntry[]; self
         </li>
       ))}
     </ul>
-  );
-}
-
-/** Board lock screens (spec §2): real pages with a heading and a way on. */
-function LockScreen({ reason, guest }: { reason: LockReason; guest: boolean }) {
-  const { t } = useTranslation('board');
-  const away = guest ? (
-    <LocalLink to="/">{t('lock.toHome')}</LocalLink>
-  ) : (
-    <LocalLink to="/dashboard">{t('lock.toDashboard')}</LocalLink>
-  );
-  const action =
-    reason === 'reload' ? (
-      <button type="button" className="primary" onClick={() => window.location.reload()}>
-        {t('lock.reload')}
-      </button>
-    ) : reason === 'error' ? (
-      <button type="button" className="primary" onClick={() => window.location.reload()}>
-        {t('lock.retry')}
-      </button>
-    ) : reason === 'unauthenticated' ? (
-      <LocalLink className="button primary" to={`/login?goto=${encodeURIComponent(window.location.pathname)}`}>
-        {t('lock.login')}
-      </LocalLink>
-    ) : null;
-  return (
-    <main id="main" className="board-lock" data-lock={reason}>
-      <h1>{t(`lock.${reason}Title`)}</h1>
-      <p>{t(`lock.${reason}Text`)}</p>
-      <p className="board-lock-actions">
-        {action}
-        {away}
-      </p>
-    </main>
   );
 }

@@ -8,6 +8,7 @@ import { memo, useCallback, useEffect, useLayoutEffect, useRef, useState, type K
 import { useTranslation } from 'react-i18next';
 import type { BoardListItem } from '@wb/proto';
 import { LocalLink } from '../../app/prefix';
+import { Icon } from '../../ui/icons';
 import { boardActions, boardPath } from './boardViews';
 import { nextIndex, scrollToReveal, visibleRange } from './windowing';
 
@@ -184,15 +185,18 @@ const BoardRow = memo(function BoardRow({
       : folder
         ? t('card.inFolder', { folder })
         : t('card.unsorted');
+  // on a narrow list only the icon shows (the label is hidden, the accessible name stays)
   const action = (a: BoardAction, text: string, danger = false) => (
     <button
       type="button"
-      className={danger ? 'small danger-text' : 'small'}
+      className={danger ? 'small board-action danger-text' : 'small board-action'}
       tabIndex={tab}
       onClick={() => onAction(a, board)}
       aria-label={`${text}: ${board.title}`}
+      title={text}
     >
-      {text}
+      <Icon name={a} />
+      <span className="board-action-text">{text}</span>
     </button>
   );
   return (
@@ -222,10 +226,13 @@ const BoardRow = memo(function BoardRow({
         <span>{board.title.slice(0, 1).toLocaleUpperCase()}</span>
       </div>
       <div role="gridcell" className="board-main">
+        {/* long titles end in an ellipsis; the whole title is the tooltip */}
         {trashed ? (
-          <span className="board-title">{board.title}</span>
+          <span className="board-title" title={board.title}>
+            {board.title}
+          </span>
         ) : (
-          <LocalLink className="board-title" to={boardPath(board.id)} tabIndex={tab}>
+          <LocalLink className="board-title" to={boardPath(board.id)} tabIndex={tab} title={board.title}>
             {board.title}
           </LocalLink>
         )}

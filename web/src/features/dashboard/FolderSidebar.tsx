@@ -1,6 +1,7 @@
 import { useTranslation } from 'react-i18next';
 import type { FolderDto } from '@wb/proto';
 import { LocalNavLink } from '../../app/prefix';
+import { Icon } from '../../ui/icons';
 import { FOLDER_VIEWS } from './folderViews';
 
 interface FolderSidebarProps {
@@ -54,7 +55,7 @@ export function FolderSidebar({ folders, counts, onNewFolder, onRenameFolder, on
                   title={tb('folder.rename')}
                   onClick={() => onRenameFolder(f)}
                 >
-                  ✎
+                  <Icon name="rename" />
                 </button>
                 <button
                   type="button"
@@ -63,7 +64,7 @@ export function FolderSidebar({ folders, counts, onNewFolder, onRenameFolder, on
                   title={tb('folder.delete')}
                   onClick={() => onDeleteFolder(f)}
                 >
-                  🗑
+                  <Icon name="trash" />
                 </button>
               </span>
             </li>

@@ -1,0 +1,88 @@
+/// <reference types="jest" />
+import { act, fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { Provider } from 'react-redux';
+import { MemoryRouter } from 'react-router-dom';
+import { I18nextProvider } from 'react-i18next';
+import { makeStore } from '../app/store';
+import { i18n } from '../i18n/i18n';
+import { Header } from './Header';
+
+/** the gateway as the session loads see it: a user (or none), settings and a plan */
+function stubApi(user: { id: number; name: string } | null) {
+  const answers: Record<string, unknown> = {
+    '/api/user': user,
+    '/api/user/settings': { role: 'teacher', roleOnboarding: false },
+  };
+  globalThis.fetch = jest.fn(async (url: string) => {
+    const found = url in answers;
+    return {
+      ok: found && answers[url] !== null,
+      status: found && answers[url] !== null ? 200 : 401,
+      statusText: '',
+      headers: { get: (h: string) => (h === 'content-type' ? 'application/json' : null) },
+      text: async () => JSON.stringify(answers[url] ?? {}),
+    };
+  }) as unknown as typeof fetch;
+}
+
+function renderHeader() {
+  render(
+    <Provider store={makeStore()}>
+      <MemoryRouter>
+        <I18nextProvider i18n={i18n}>
+          <Header />
+        </I18nextProvider>
+      </MemoryRouter>
+    </Provider>,
+  );
+}
+
+afterEach(() => {
+  delete (globalThis as { fetch?: unknown }).fetch;
+});
+
+test('the account button is named by its visible text (label in name) and opens its menu', async () => {
+  stubApi({ id: 7, name: 'Ada Lovelace' });
+  renderHeader();
+  const button = await screen.findByRole('button', { name: 'Ada Lovelace Account menu' });
+  expect(button.hasAttribute('aria-label')).toBe(false);
+  expect(button.textContent).toContain('Ada Lovelace');
+  expect(button.getAttribute('aria-expanded')).toBe('false');
+  fireEvent.click(button);
+  expect(button.getAttribute('aria-expanded')).toBe('true');
+  expect(screen.getByRole('link', { name: 'Profile' })).toBeTruthy();
+  act(() => {
+    document.dispatchEvent(new KeyboardEvent('keydown', { key: 'Escape' }));
+  });
+  expect(screen.queryByRole('link', { name: 'Profile' })).toBeNull();
+  expect(button.getAttribute('aria-expanded')).toBe('false');
+});
+
+test('the burger opens and closes the panel with the menu and the tools', async () => {
+  stubApi({ id: 7, name: 'Ada Lovelace' });
+  renderHeader();
+  await screen.findByRole('button', { name: /Account menu/ });
+  const burger = screen.getByRole('button', { name: 'Menu' });
+  const panel = document.getElementById(burger.getAttribute('aria-controls')!)!;
+  expect(panel.contains(screen.getByRole('navigation', { name: 'Main menu' }))).toBe(true);
+  expect(panel.contains(screen.getByLabelText('Language'))).toBe(true);
+  expect(panel.className).not.toContain('open');
+  fireEvent.click(burger);
+  expect(burger.getAttribute('aria-expanded')).toBe('true');
+  expect(panel.className).toContain('open');
+  // a press outside the header closes it
+  act(() => {
+    document.body.dispatchEvent(new Event('pointerdown', { bubbles: true }));
+  });
+  expect(panel.className).not.toContain('open');
+});
+
+test('logged out: "Log in" stays in the bar, "Sign up" is in the bar and in the burger panel', async () => {
+  stubApi(null);
+  renderHeader();
+  await waitFor(() => expect(screen.getAllByRole('link', { name: 'Sign up' })).toHaveLength(2));
+  const panel = document.querySelector('.header-panel')!;
+  const [inBar, inPanel] = [...document.querySelectorAll('a[href="/signup"]')].map((a) => panel.contains(a));
+  expect([inBar, inPanel].sort()).toEqual([false, true]);
+  expect(panel.contains(screen.getByRole('link', { name: 'Log in' }))).toBe(false);
+});

@@ -13,6 +13,7 @@ const packages = [
   'services/platform',
   'services/auth',
   'services/boards',
+  'services/teams',
   'services/billing',
   'services/realtime',
   'gateway',

@@ -2,6 +2,7 @@
  * The gateway's Express app, built from its dependencies so tests run it with supertest, a fake
  * bus and the real Redis. Middleware order is the design:
  *   observe (+ security headers) → static assets → own routes (health, openapi)
+ *   → server-to-server callbacks (webhooks: own body parser, no session, no CSRF)
  *   → session + CSRF binding → JSON body → service routes → 404 (API) / SPA fallback → errors
  */
 import express from 'express';
@@ -10,7 +11,7 @@ import type { Redis } from 'ioredis';
 import type { Registry } from 'prom-client';
 import type { Logger } from '@wb/platform';
 import type { GatewayConfig } from './config';
-import { jsonBody } from './http/body';
+import { formBody, jsonBody } from './http/body';
 import { apiNotFound, errorHandler } from './http/errors';
 import { forward } from './http/forward';
 import { observe } from './http/observe';
@@ -102,11 +103,24 @@ export function createApp(deps: AppDeps): Express {
     res.type('application/json').send(openapi);
   });
 
-  app.use(binder.middleware);
-  app.use(jsonBody(config.bodyLimit));
-
   const deps2 = { config, bus: deps.bus, binder, throttle };
-  for (const route of routes) app[route.method](toExpressPath(route.path), forward(route, deps2));
+  const mount = (route: RouteDef, parseBody: boolean): void => {
+    const handlers = [forward(route, deps2)];
+    if (parseBody)
+      handlers.unshift(route.bodyType === 'form' ? formBody(config.bodyLimit) : jsonBody(config.bodyLimit));
+    app[route.method](toExpressPath(route.path), ...handlers);
+  };
+  for (const route of routes) {
+    if (route.caller === 'server' && route.auth !== 'optional')
+      throw new Error(`route ${route.method} ${route.path}: caller 'server' needs auth 'optional'`);
+  }
+  // Server-to-server callbacks (webhooks) first: no session cookie is read, no CSRF binding made.
+  for (const route of routes) if (route.caller === 'server') mount(route, true);
+  app.use(binder.middleware);
+  // Form-bodied browser routes take their own parser before the JSON-only one refuses them.
+  for (const route of routes) if (route.caller !== 'server' && route.bodyType === 'form') mount(route, true);
+  app.use(jsonBody(config.bodyLimit));
+  for (const route of routes) if (route.caller !== 'server' && route.bodyType !== 'form') mount(route, false);
 
   app.use(['/api', '/auth'], (req, res, next) => {
     getState(req).routeLabel = '(not found)';

@@ -28,9 +28,15 @@ function expectDocumented(doc: Json, route: DocRoute): void {
     for (const name of Object.keys(props))
       expect(params).toContainEqual(expect.objectContaining({ name, in: 'query' }));
   }
-  if (route.body) expect(op.requestBody.content['application/json'].schema).toEqual(strip(route.body, 'input'));
+  const bodyType = route.bodyType === 'form' ? 'application/x-www-form-urlencoded' : 'application/json';
+  if (route.body) expect(op.requestBody.content[bodyType].schema).toEqual(strip(route.body, 'input'));
   else expect(op.requestBody).toBeUndefined();
   if (route.reply === 'redirect') expect(op.responses['302']).toBeDefined();
+  else if (route.reply === 'file')
+    expect(op.responses['200'].content[route.fileType ?? 'application/octet-stream'].schema).toEqual({
+      type: 'string',
+      format: 'binary',
+    });
   else expect(op.responses['200'].content['application/json'].schema).toEqual(strip(route.response, 'output'));
   for (const code of route.errors ?? []) {
     const documented = Object.values(op.responses as Json).some((r: Json) =>
@@ -39,7 +45,11 @@ function expectDocumented(doc: Json, route: DocRoute): void {
     expect(documented).toBe(true);
   }
   if (route.auth === 'required') expect(op.security).toEqual([expect.objectContaining({ sessionCookie: [] })]);
-  if (route.method !== 'get' && route.auth !== 'none') {
+  if (route.caller === 'server') {
+    // a server-to-server callback: no cookie, no CSRF token
+    expect(op.security).toEqual([]);
+    expect(JSON.stringify(op.responses)).not.toContain('ERR_CSRF');
+  } else if (route.method !== 'get' && route.auth !== 'none') {
     for (const s of op.security as Json[]) expect(s).toHaveProperty('csrfToken');
     expect(op.responses['403'].content['application/json']['x-codes']).toContain('ERR_CSRF');
   }

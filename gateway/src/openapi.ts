@@ -23,6 +23,9 @@ export type DocRoute = Pick<
   | 'throttle'
   | 'session'
   | 'reply'
+  | 'fileType'
+  | 'bodyType'
+  | 'caller'
 > & {
   auth: RouteDef['auth'] | 'none';
   service?: RouteDef['service'];
@@ -93,7 +96,7 @@ function parametersOf(schema: z.ZodType | undefined, where: 'path' | 'query', na
 /** The codes a route can answer with: its own plus what the gateway adds around it. */
 export function errorCodesOf(route: DocRoute): ErrorCode[] {
   const codes = new Set<ErrorCode>(route.errors ?? []);
-  const unsafe = route.method !== 'get';
+  const unsafe = route.method !== 'get' && route.caller !== 'server';
   if (route.params || route.query || route.body) codes.add('ERR_INVALID_INPUT');
   if (route.auth === 'required') codes.add('ERR_UNAUTHORIZED');
   if (unsafe) codes.add('ERR_CSRF');
@@ -125,7 +128,8 @@ function errorResponses(route: DocRoute): Record<string, JsonSchema> {
 
 function securityOf(route: DocRoute): JsonSchema[] {
   const unsafe = route.method !== 'get';
-  if (route.auth === 'none') return [];
+  // server-to-server callbacks authenticate themselves (e.g. a signature in the body)
+  if (route.auth === 'none' || route.caller === 'server') return [];
   const csrf = unsafe ? { csrfToken: [] } : {};
   if (route.auth === 'required') return [{ sessionCookie: [], ...csrf }];
   return [{ ...csrf }, { sessionCookie: [], ...csrf }];
@@ -137,28 +141,37 @@ function operationOf(route: DocRoute): JsonSchema {
     ...parametersOf(route.query, 'query', []),
   ];
   const success: JsonSchema =
-    route.reply === 'redirect'
+    route.reply === 'file'
       ? {
-          '302': {
-            description: 'Redirect to the page that shows the outcome',
-            headers: { Location: { schema: { type: 'string' } } },
+          '200': {
+            description: 'The file, as an attachment (Content-Disposition)',
+            content: {
+              [route.fileType ?? 'application/octet-stream']: { schema: { type: 'string', format: 'binary' } },
+            },
           },
         }
-      : {
-          '200': {
-            description:
-              route.session === 'issue'
-                ? 'OK; sets the session and CSRF cookies'
-                : route.session === 'end'
-                  ? 'OK; clears the session cookie and rotates the CSRF cookie'
-                  : 'OK',
-            headers: {
-              'x-notice': { description: 'notice code to show as an info notification', schema: { type: 'string' } },
-              'x-redirect': { description: 'path the web app navigates to after 50 ms', schema: { type: 'string' } },
+      : route.reply === 'redirect'
+        ? {
+            '302': {
+              description: 'Redirect to the page that shows the outcome',
+              headers: { Location: { schema: { type: 'string' } } },
             },
-            content: { 'application/json': { schema: jsonSchema(route.response, 'output') } },
-          },
-        };
+          }
+        : {
+            '200': {
+              description:
+                route.session === 'issue'
+                  ? 'OK; sets the session and CSRF cookies'
+                  : route.session === 'end'
+                    ? 'OK; clears the session cookie and rotates the CSRF cookie'
+                    : 'OK',
+              headers: {
+                'x-notice': { description: 'notice code to show as an info notification', schema: { type: 'string' } },
+                'x-redirect': { description: 'path the web app navigates to after 50 ms', schema: { type: 'string' } },
+              },
+              content: { 'application/json': { schema: jsonSchema(route.response, 'output') } },
+            },
+          };
   return {
     summary: route.summary,
     tags: [route.tag],
@@ -168,11 +181,21 @@ function operationOf(route: DocRoute): JsonSchema {
     ...(parameters.length ? { parameters } : {}),
     ...(route.body
       ? {
-          requestBody: { required: true, content: { 'application/json': { schema: jsonSchema(route.body, 'input') } } },
+          requestBody: {
+            required: true,
+            content: {
+              [route.bodyType === 'form' ? 'application/x-www-form-urlencoded' : 'application/json']: {
+                schema: jsonSchema(route.body, 'input'),
+              },
+            },
+          },
         }
       : {}),
     responses: { ...success, ...errorResponses(route) },
     security: securityOf(route),
+    ...(route.caller === 'server'
+      ? { 'x-caller': 'server-to-server callback: no session, no CSRF token; authenticated by its own signature' }
+      : {}),
     ...(route.throttle
       ? {
           'x-throttle':

@@ -4,7 +4,8 @@
  * mostly broken in the usual ways (wrong types, NUL and lone surrogates in strings, huge and
  * negative numbers, unknown, `__proto__` and `constructor` keys, deep nesting, bad
  * percent-encoding, bad content-encoding) — as a signed-in person and as a guest, through the real
- * gateway, auth and boards services, PostgreSQL, NATS and Redis.
+ * gateway, auth, boards, teams and billing services (billing with its in-process fake Braintree),
+ * PostgreSQL, NATS and Redis.
  *
  * Asserted for every request: never a 5xx; every error is JSON `{ message, code, statusCode }`
  * with the response's status; afterwards the platform is healthy and no service logged an
@@ -36,7 +37,9 @@ let teacherEmail: string;
 let boardId: string;
 
 beforeAll(async () => {
-  stack = await startStack({ deployables: ['services/auth', 'services/boards', 'gateway'] });
+  stack = await startStack({
+    deployables: ['services/auth', 'services/boards', 'services/teams', 'services/billing', 'gateway'],
+  });
   teacherEmail = uniqueEmail('fuzz');
   teacher = new Browser(stack.gatewayUrl);
   const signed = await teacher.post('/api/auth/signup', {
@@ -309,7 +312,7 @@ describe('every route of the OpenAPI document, with derived and broken input', (
     expect((await new Browser(stack.gatewayUrl).get('/api/health')).status).toBe(200);
     await ensureSignedIn();
     expect((await teacher.get('/api/boards')).status).toBe(200);
-    for (const dir of ['gateway', 'services/auth', 'services/boards']) {
+    for (const dir of ['gateway', 'services/auth', 'services/boards', 'services/teams', 'services/billing']) {
       const failures = stack.logs(dir).filter((line) => /"level":(50|60)/.test(line));
       expect({ dir, failures }).toEqual({ dir, failures: [] });
     }

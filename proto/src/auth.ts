@@ -4,7 +4,7 @@
  */
 import { z } from 'zod';
 import { userIdSchema } from './input';
-import { ROLES, settingsSchema, settingsPatchSchema } from './settings';
+import { LOCALES, ROLES, settingsSchema, settingsPatchSchema } from './settings';
 import { PLAN_NAMES, planSchema } from './plans';
 
 /** Public view of a user (GET /api/user). id 0 = guest. */
@@ -161,6 +161,22 @@ export const usersNamesInputSchema = z.object({ ids: z.array(userIdSchema).max(U
 export const usersNamesOutputSchema = z.record(z.string(), z.string());
 
 /**
+ * svc.auth.users.lookup (NATS only, for other services): the active accounts behind some email
+ * addresses (compared case-insensitively), e.g. the teams service checking whom an owner invites
+ * and in which language to write to them. Addresses without an active account are left out; the
+ * keys are the addresses trimmed and lower-cased.
+ */
+export const USERS_LOOKUP_MAX = 50;
+export const usersLookupInputSchema = z.strictObject({
+  emails: z.array(z.string().max(EMAIL_MAX_LENGTH)).max(USERS_LOOKUP_MAX),
+});
+export const usersLookupOutputSchema = z.record(
+  z.string(),
+  z.object({ id: z.number().int(), name: z.string(), locale: z.enum(LOCALES).nullable() }),
+);
+export type UsersLookup = z.infer<typeof usersLookupOutputSchema>;
+
+/**
  * Every auth operation with its request and reply schema: the service registers exactly these
  * and the gateway routes refer to them by name.
  */
@@ -174,6 +190,7 @@ export const authOperations = {
   'settings.update': { input: settingsPatchSchema, output: settingsSchema },
   'plan.get': { input: emptyInputSchema, output: planSchema },
   'users.names': { input: usersNamesInputSchema, output: usersNamesOutputSchema },
+  'users.lookup': { input: usersLookupInputSchema, output: usersLookupOutputSchema },
   'config.get': { input: emptyInputSchema, output: configSchema },
   'verification.send': { input: emptyInputSchema, output: okReplySchema },
   'verification.confirm': { input: linkInputSchema, output: linkReplySchema },

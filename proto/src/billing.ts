@@ -455,3 +455,115 @@ export function trialFirstBillingDate(now: Date): Date {
 export function billingPlanId(plan: PlanName, period: BillingPeriod): string {
   return `${plan}-${period}`;
 }
+
+// ---------------------------------------------------------------------------------------------
+// Operations of the billing service (issue 12): inputs, replies and the `billingOperations` map
+
+/** What the user types to cancel the subscription (spec §5); anything else → ERR_CONFIRMATION_FAILED. */
+export const CANCEL_SUBSCRIPTION_CONFIRMATION_PHRASE = 'CANCEL';
+
+/** The plans one can subscribe to or try (starter is what one has without a subscription). */
+export const PAID_PLAN_NAMES = ['standard', 'premium', 'ultimate'] as const satisfies readonly PlanName[];
+export type PaidPlanName = (typeof PAID_PLAN_NAMES)[number];
+export const paidPlanSchema = z.enum(PAID_PLAN_NAMES);
+export const billingPeriodSchema = z.enum(BILLING_PERIODS);
+export const seatsSchema = z.number().int().min(1).max(MAX_SEATS);
+/** a payment method nonce from Drop-in (or a test nonce such as fake-valid-nonce); single use */
+export const nonceSchema = z.string().min(1).max(4096);
+/** promo codes are compared upper case without surrounding spaces */
+export const promoCodeSchema = z
+  .string()
+  .trim()
+  .min(1)
+  .max(40)
+  .regex(/^[A-Za-z0-9_-]+$/, 'letters, digits, _ and - only')
+  .transform((c) => c.toUpperCase());
+/** an invoice id in a path (the payment provider's transaction id) */
+export const invoiceIdSchema = z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'not an invoice id');
+
+/** POST /api/billing/trial: 7 days of a paid plan without a card, once per person (spec §4, §5, §9). */
+export const trialInputSchema = z.strictObject({
+  plan: paidPlanSchema,
+  billing_period: billingPeriodSchema,
+  /** spec §5: the terms must be agreed before a trial starts */
+  terms: z.literal(true, { message: 'The terms must be accepted' }),
+});
+export type TrialInput = z.infer<typeof trialInputSchema>;
+
+/**
+ * POST /api/billing/subscription: subscribe, or upgrade the running subscription (a new card,
+ * plan, period or seat count). The card is charged at once, or at the end of a running trial.
+ */
+export const subscribeInputSchema = z.strictObject({
+  plan: paidPlanSchema,
+  billing_period: billingPeriodSchema,
+  seats: seatsSchema,
+  nonce: nonceSchema,
+  billing: billingFormSchema,
+  promo: promoCodeSchema.optional(),
+});
+export type SubscribeInput = z.infer<typeof subscribeInputSchema>;
+
+/**
+ * PUT /api/billing/subscription: change the plan, the period or the seats (from the next billing
+ * date on; no proration), and/or give a new payment method (a past-due subscription is charged
+ * again with it, spec §4 "add a payment method to resume"). At least one field.
+ */
+export const subscriptionChangeInputSchema = z
+  .strictObject({
+    plan: paidPlanSchema.optional(),
+    billing_period: billingPeriodSchema.optional(),
+    seats: seatsSchema.optional(),
+    nonce: nonceSchema.optional(),
+  })
+  .refine((b) => Object.values(b).some((v) => v !== undefined), 'nothing to change');
+export type SubscriptionChangeInput = z.infer<typeof subscriptionChangeInputSchema>;
+
+/** POST /api/billing/subscription/cancel */
+export const subscriptionCancelInputSchema = z.strictObject({ confirmation: z.string().max(100) });
+
+export const freeTrialReplySchema = z.object({ canHaveFreeTrial: z.boolean() });
+export const clientTokenReplySchema = z.object({ clientToken: z.string().min(1) });
+export const invoiceRefSchema = z.strictObject({ id: invoiceIdSchema });
+
+/**
+ * A file a service hands to the gateway for download (RouteDef `reply: 'file'`): the gateway
+ * sends the decoded bytes with this content type. Small files only (a NATS message holds 1 MiB).
+ */
+export const fileReplySchema = z.object({
+  filename: z.string().regex(/^[A-Za-z0-9._-]{1,100}$/),
+  contentType: z.string().regex(/^[a-z]+\/[a-z0-9.+-]+$/),
+  base64: z.string(),
+});
+export type FileReply = z.infer<typeof fileReplySchema>;
+
+/** POST /api/billing/webhooks: what Braintree posts (form-encoded), verified by its signature. */
+export const webhookInputSchema = z.strictObject({
+  bt_signature: z.string().min(1).max(10_000),
+  bt_payload: z.string().min(1).max(200_000),
+});
+export const webhookReplySchema = z.object({
+  ok: z.literal(true),
+  /** the same notification was handled before: nothing was changed */
+  duplicate: z.boolean(),
+});
+
+const emptyBillingInput = z.object({});
+
+/**
+ * Every billing operation with its request and reply schema: the service registers exactly these
+ * and the gateway routes refer to them by name.
+ */
+export const billingOperations = {
+  'subscription.get': { input: emptyBillingInput, output: subscriptionSchema.nullable() },
+  'trial.available': { input: emptyBillingInput, output: freeTrialReplySchema },
+  'trial.start': { input: trialInputSchema, output: subscriptionSchema },
+  'clientToken.get': { input: emptyBillingInput, output: clientTokenReplySchema },
+  'subscription.create': { input: subscribeInputSchema, output: subscriptionSchema },
+  'subscription.update': { input: subscriptionChangeInputSchema, output: subscriptionSchema },
+  'subscription.cancel': { input: subscriptionCancelInputSchema, output: subscriptionSchema },
+  'invoices.list': { input: emptyBillingInput, output: z.array(invoiceSchema) },
+  'invoice.pdf': { input: invoiceRefSchema, output: fileReplySchema },
+  'webhook.receive': { input: webhookInputSchema, output: webhookReplySchema },
+} as const;
+export type BillingOperation = keyof typeof billingOperations;

@@ -8,3 +8,5 @@ export * from './auth';
 export * from './boards';
 export * from './realtime';
 export * from './billing';
+export * from './throwaway';
+export * from './teams';

@@ -1,6 +1,7 @@
 /**
  * JSON only: a request that carries a body must say application/json (415 otherwise), stay under
- * BODY_LIMIT (413) and parse (400). Parse failures become ErrorBody in errors.ts.
+ * BODY_LIMIT (413) and parse (400). Parse failures become ErrorBody in errors.ts. Routes with
+ * `bodyType: 'form'` (webhooks) take application/x-www-form-urlencoded instead (`formBody`).
  */
 import express from 'express';
 import type { RequestHandler } from 'express';
@@ -17,6 +18,19 @@ export function jsonBody(limit: string): RequestHandler {
   return (req, res, next) => {
     if (req.method === 'GET' || req.method === 'HEAD' || !hasBody(req)) return next();
     if (!req.is('application/json')) return next(new AppError('ERR_UNSUPPORTED_MEDIA_TYPE'));
+    parse(req, res, next);
+  };
+}
+
+/**
+ * application/x-www-form-urlencoded only (RouteDef `bodyType: 'form'`): flat `key=value` pairs
+ * (no nested `a[b]` syntax), same limit and error mapping as JSON; anything else is 415.
+ */
+export function formBody(limit: string): RequestHandler {
+  const parse = express.urlencoded({ limit, extended: false, type: 'application/x-www-form-urlencoded' });
+  return (req, res, next) => {
+    if (req.method === 'GET' || req.method === 'HEAD' || !hasBody(req)) return next();
+    if (!req.is('application/x-www-form-urlencoded')) return next(new AppError('ERR_UNSUPPORTED_MEDIA_TYPE'));
     parse(req, res, next);
   };
 }

@@ -3,10 +3,11 @@
  *   session check → CSRF → validate → (login throttle) → bus.request → map the reply.
  * A reply is JSON 200 with its data; `notice`/`redirect` become x-notice/x-redirect headers;
  * `session: 'issue'` turns data.session into cookies, `'end'` clears them; `reply: 'redirect'`
- * answers 302. Failures are thrown and rendered by errors.ts.
+ * answers 302; `reply: 'file'` sends the FileReply's bytes. Routes with `caller: 'server'`
+ * (webhooks) skip the CSRF check. Failures are thrown and rendered by errors.ts.
  */
 import type { Request, RequestHandler, Response } from 'express';
-import { AppError } from '@wb/proto';
+import { AppError, fileReplySchema } from '@wb/proto';
 import type { ServiceReply } from '@wb/platform';
 import type { GatewayConfig } from '../config';
 import type { RouteDef } from '../routes/types';
@@ -66,7 +67,7 @@ function emailOf(body: unknown): string {
  * the bytes the service encoded (no parse and re-serialise of large lists).
  */
 function passThrough(route: RouteDef): boolean {
-  return route.session === undefined && route.reply !== 'redirect';
+  return route.session === undefined && (route.reply ?? 'json') === 'json';
 }
 
 /** whether an Accept-Encoding header takes gzip: an explicit `gzip` entry decides, else `*`; q=0 refuses */
@@ -83,7 +84,8 @@ export function acceptsGzip(header: string | undefined): boolean {
 }
 
 export function forward(route: RouteDef, deps: ForwardDeps): RequestHandler {
-  const unsafe = !SAFE_METHODS.has(route.method.toUpperCase());
+  // server-to-server callbacks carry no browser cookies: the service checks their signature
+  const unsafe = !SAFE_METHODS.has(route.method.toUpperCase()) && route.caller !== 'server';
   const trustProxy = deps.config.trustProxy !== false;
   const timeout = route.timeoutMs ? { timeoutMs: route.timeoutMs } : {};
   const raw = passThrough(route);
@@ -160,6 +162,10 @@ function respond(
     return;
   }
   if (reply.redirect) res.setHeader('x-redirect', safeRedirect(reply.redirect));
+  if (route.reply === 'file') {
+    sendFile(res, data);
+    return;
+  }
   // Plain end() instead of res.json(): no content-type lookup or freshness check on the hot path.
   res.statusCode = 200;
   res.setHeader('Content-Type', 'application/json; charset=utf-8');
@@ -168,4 +174,18 @@ function respond(
   if (reply.gzip) res.setHeader('Content-Encoding', 'gzip');
   if (data instanceof Uint8Array) res.end(data.length === 0 ? 'null' : data);
   else res.end(JSON.stringify(data === undefined ? null : data));
+}
+
+/** `reply: 'file'`: the service's FileReply as bytes, downloaded as an attachment. */
+function sendFile(res: Response, data: unknown): void {
+  const file = fileReplySchema.safeParse(data);
+  // a contract bug in the service, not the client's fault: a 500 (logged by errors.ts)
+  if (!file.success) throw new Error('file reply malformed: expected {filename, contentType, base64}');
+  const bytes = Buffer.from(file.data.base64, 'base64');
+  res.statusCode = 200;
+  res.setHeader('Content-Type', file.data.contentType);
+  res.setHeader('Content-Length', String(bytes.length));
+  // the filename pattern (proto) allows no quotes, slashes or control characters
+  res.setHeader('Content-Disposition', `attachment; filename="${file.data.filename}"`);
+  res.end(bytes);
 }

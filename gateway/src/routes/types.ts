@@ -33,8 +33,27 @@ export interface RouteDef {
    * 'end': the current session is ended and its cookies cleared.
    */
   session?: 'issue' | 'end';
-  /** 'redirect': answer 302 to the reply's redirect header (links opened from emails) */
-  reply?: 'json' | 'redirect';
+  /**
+   * 'redirect': answer 302 to the reply's redirect header (links opened from emails).
+   * 'file': the reply is a `FileReply` (proto: filename, contentType, base64) and the answer is
+   *   its bytes with that content type, as an attachment (e.g. an invoice PDF); `fileType` says
+   *   which content type the OpenAPI document promises.
+   */
+  reply?: 'json' | 'redirect' | 'file';
+  /** content type of a `reply: 'file'` route, e.g. 'application/pdf' */
+  fileType?: string;
+  /**
+   * 'json' (default): an application/json body. 'form': an application/x-www-form-urlencoded
+   * body (what payment providers post to webhooks); anything else is 415.
+   */
+  bodyType?: 'json' | 'form';
+  /**
+   * 'browser' (default): session cookie and, on POST/PUT/DELETE, the CSRF token.
+   * 'server': a server-to-server callback (a payment provider's webhook): no session is read (the
+   *   actor is a guest) and no CSRF token is asked for, so the service must authenticate the call
+   *   itself (a signature over the body). Only with `auth: 'optional'`.
+   */
+  caller?: 'browser' | 'server';
   /** 'credentials': login throttling per account (body.email) and per address */
   throttle?: 'credentials';
   /** error codes this route may answer with (documented in OpenAPI) */

@@ -1,6 +1,6 @@
 /** RouteDefs exercising every RouteDef feature, for component and OpenAPI tests. */
 import { z } from 'zod';
-import { settingsPatchSchema, userDtoSchema } from '@wb/proto';
+import { fileReplySchema, settingsPatchSchema, userDtoSchema } from '@wb/proto';
 import { defineRoutes } from '../routes/types';
 
 export const credentialsSchema = z.strictObject({ email: z.email(), password: z.string().min(1) });
@@ -120,5 +120,31 @@ export const fixtureRoutes = defineRoutes([
     service: 'boards',
     operation: 'boom',
     response: z.null(),
+  },
+  {
+    method: 'get',
+    path: '/api/docs/:id.pdf',
+    summary: 'A file download',
+    tag: 'test',
+    auth: 'optional',
+    service: 'files',
+    operation: 'download',
+    params: z.object({ id: z.string().regex(/^[a-z0-9]+$/) }),
+    response: fileReplySchema,
+    reply: 'file',
+    fileType: 'application/pdf',
+  },
+  {
+    method: 'post',
+    path: '/api/hooks/provider',
+    summary: 'A provider webhook (form-encoded, signed, no session)',
+    tag: 'test',
+    auth: 'optional',
+    caller: 'server',
+    bodyType: 'form',
+    service: 'billing',
+    operation: 'hook',
+    body: z.strictObject({ sig: z.string().min(1), payload: z.string().min(1) }),
+    response: z.object({ ok: z.boolean() }),
   },
 ]);

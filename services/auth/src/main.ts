@@ -20,12 +20,13 @@ import {
   SessionCache,
   startServiceRuntime,
 } from '@wb/platform';
+import { ThrowawayDomains } from '@wb/proto';
 import { SCHEMA } from './commands/deps';
 import type { AuthDeps } from './commands/deps';
 import { SessionKeeper } from './commands/sessions';
+import { TeamsOwnerCheck } from './commands/teamOwnership';
 import { UserCache } from './commands/userCache';
 import { PasswordHasher } from './domain/password';
-import { ThrowawayDomains } from './domain/throwaway';
 import { loadAuthEnv } from './env';
 import { buildEndpoints } from './handlers';
 import { startHousekeeping } from './jobs/housekeeping';
@@ -80,6 +81,7 @@ runMain('auth', async () => {
     mail: queueMailScheduler(mailQueue),
     metrics,
     users,
+    teams: new TeamsOwnerCheck(rt.bus, log),
     now: () => new Date(),
   };
 

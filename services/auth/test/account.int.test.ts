@@ -18,7 +18,11 @@ let db: Pool;
 
 beforeAll(async () => {
   catcher = await startSmtpCatcher();
-  stack = await startStack({ deployables: ['services/auth', 'gateway'], env: { SMTP_URL: catcher.url, APP_URL } });
+  // teams answers whether an account owns a business: terminate asks it first (and fails closed)
+  stack = await startStack({
+    deployables: ['services/auth', 'services/teams', 'gateway'],
+    env: { SMTP_URL: catcher.url, APP_URL },
+  });
   db = new Pool({ connectionString: stack.databaseUrl, max: 2 });
 }, 60_000);
 

@@ -1,7 +1,11 @@
-/** What @wb/billing shares today: the payment-provider boundary and its Braintree implementation. */
+/**
+ * The billing service's payment-provider boundary, its Braintree implementation and the fake
+ * gateway, by name (the service itself starts from main.ts; no other package imports these).
+ */
 export {
   customerIdFor,
   idempotentId,
+  wasRefused,
   WEBHOOK_KINDS,
   type ChangeSubscriptionInput,
   type PaymentProvider,

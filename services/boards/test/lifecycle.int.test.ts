@@ -25,7 +25,8 @@ let db: Pool;
 let boardsPool: PlatformPool;
 
 beforeAll(async () => {
-  stack = await startStack({ deployables: ['services/auth', 'services/boards', 'gateway'] });
+  // teams: auth asks it before terminating an account (the terminated-account test below)
+  stack = await startStack({ deployables: ['services/auth', 'services/boards', 'services/teams', 'gateway'] });
   db = new Pool({ connectionString: stack.databaseUrl, max: 2 });
   boardsPool = createPool({
     url: stack.databaseUrl,

@@ -1,7 +1,7 @@
 /** Checks shared by signup, profile and email change, each with its own error code (spec §5, §8). */
 import { AppError, NAME_MIN_LENGTH } from '@wb/proto';
 import { isValidEmail, normalizeEmail } from '../domain/email';
-import type { ThrowawayDomains } from '../domain/throwaway';
+import type { ThrowawayDomains } from '@wb/proto';
 
 export function checkName(raw: string): string {
   const name = raw.trim();

@@ -20,6 +20,7 @@ import { signupHandler } from './signup';
 import { unsubscribeHandler } from './unsubscribe';
 import { userGetHandler } from './userGet';
 import { userTerminateHandler } from './userTerminate';
+import { usersLookupHandler } from './usersLookup';
 import { usersNamesHandler } from './usersNames';
 import { verificationConfirmHandler } from './verificationConfirm';
 import { verificationSendHandler } from './verificationSend';
@@ -35,6 +36,7 @@ const HANDLERS: Record<AuthOperation, (deps: AuthDeps) => Endpoint> = {
   'settings.update': settingsUpdateHandler,
   'plan.get': planGetHandler,
   'users.names': usersNamesHandler,
+  'users.lookup': usersLookupHandler,
   'config.get': configGetHandler,
   'verification.send': verificationSendHandler,
   'verification.confirm': verificationConfirmHandler,
@@ -57,6 +59,7 @@ const READS = new Set<AuthOperation>([
   'plan.get',
   'config.get',
   'users.names',
+  'users.lookup',
 ]);
 
 export function buildEndpoints(deps: AuthDeps): Endpoint[] {

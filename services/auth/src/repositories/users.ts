@@ -31,6 +31,18 @@ export async function findNames(db: Db, ids: number[]): Promise<{ id: number; na
   return rows;
 }
 
+/** active users by address, case-insensitively (addresses given lower-case) */
+export async function findUsersByEmails(
+  db: Db,
+  emails: string[],
+): Promise<{ id: number; name: string; email: string; locale: unknown }[]> {
+  const { rows } = await db.query<{ id: number; name: string; email: string; locale: unknown }>(
+    "SELECT id, name, lower(email) AS email, settings->'locale' AS locale FROM users WHERE lower(email) = ANY($1::text[]) AND terminated_at IS NULL",
+    [emails],
+  );
+  return rows;
+}
+
 /** an active (not terminated) user by id */
 export async function findUserById(db: Db, id: number, opts: { forUpdate?: boolean } = {}): Promise<UserRow | null> {
   // Named (prepared once per connection): this is the read behind every GET /api/user.

@@ -144,8 +144,17 @@ const READABLE_CODES: Record<string, string> = {
   '81901': 'This subscription is cancelled and cannot be changed',
 };
 
-/** A `success: false` result → AppError with a message a customer can act on. */
+/**
+ * A `success: false` result → AppError with a message a customer can act on, marked `refused`
+ * (provider.ts `wasRefused`): Braintree answered and did not do it.
+ */
 function fromFailedResult(result: BtResult, what: string): AppError {
+  const err = describeFailedResult(result, what);
+  (err as AppError & { refused: true }).refused = true;
+  return err;
+}
+
+function describeFailedResult(result: BtResult, what: string): AppError {
   const tx = result.transaction;
   if (tx && (tx.status === 'processor_declined' || tx.status === 'settlement_declined')) {
     return braintreeError(

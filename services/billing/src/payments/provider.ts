@@ -124,6 +124,17 @@ export interface PaymentProvider {
   parseWebhook(signature: string, payload: string): Promise<ProviderWebhookEvent>;
 }
 
+/**
+ * Whether a failed provider call was *refused* by the provider — it answered and said no
+ * (declined card, failed verification, invalid or consumed nonce, validation error) — so that
+ * call created and charged nothing. False for every other failure (timeout, 5xx, refused
+ * connection, bad credentials): then the outcome is unknown, the provider may have done the work,
+ * and only asking it again later (reconciliation) tells.
+ */
+export function wasRefused(err: unknown): boolean {
+  return (err as { refused?: unknown } | null)?.refused === true;
+}
+
 /** Ids Braintree accepts for customers, tokens and subscriptions: A-Z a-z 0-9 _ -, ≤ 36. */
 const ID_PATTERN = /^[A-Za-z0-9_-]{1,40}$/;
 

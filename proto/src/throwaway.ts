@@ -1,10 +1,15 @@
 /**
- * Disposable ("throwaway") email domains, refused at signup and email change (spec §5:
- * "Temporary email addresses are rejected"). Well-known services only, to keep false positives
- * away; operators add more with THROWAWAY_DOMAINS_EXTRA. Subdomains of a listed domain match too
- * (many services hand out <anything>.<domain>).
+ * Disposable ("throwaway") email domains (spec §5: "Temporary email addresses are rejected"), one
+ * list for every service that takes an address: auth refuses them at signup and email change,
+ * teams when an owner invites someone. Well-known services only, to keep false positives away;
+ * operators add more with THROWAWAY_DOMAINS_EXTRA (read by each service). Subdomains of a listed
+ * domain match too (many services hand out <anything>.<domain>).
  */
-import { emailDomain } from './email';
+
+/** the part after the last "@", lower-case */
+function domainOf(email: string): string {
+  return email.slice(email.lastIndexOf('@') + 1).toLowerCase();
+}
 
 export const THROWAWAY_DOMAINS: readonly string[] = [
   // Mailinator and its aliases
@@ -216,7 +221,7 @@ export class ThrowawayDomains {
 
   /** true when the address's domain, or any parent domain of it, is listed */
   isThrowaway(email: string): boolean {
-    const labels = emailDomain(email).replace(/\.$/, '').split('.');
+    const labels = domainOf(email).replace(/\.$/, '').split('.');
     for (let i = 0; i < labels.length - 1; i++) {
       if (this.domains.has(labels.slice(i).join('.'))) return true;
     }

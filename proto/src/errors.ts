@@ -8,7 +8,7 @@ export const ERROR_CATALOGUE = {
   ERR_INPUT: { status: 400, message: 'Invalid input' },
   ERR_INVALID_INPUT: { status: 400, message: 'Invalid input' },
   ERR_FORM_VALIDATION_FAILED: { status: 400, message: 'Please correct the highlighted fields' },
-  ERR_BRAINTREE: { status: 502, message: 'There was a problem processing your payment, please try again' },
+  ERR_BRAINTREE: { status: 402, message: 'There was a problem processing your payment, please try again' },
   ERR_INVALID_VAT: { status: 400, message: 'Invalid VAT number' },
   ERR_SEAT_COUNT_TOO_LOW: {
     status: 400,

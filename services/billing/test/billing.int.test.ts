@@ -224,7 +224,7 @@ describe('subscribing', () => {
       '/api/billing/subscription',
       subscribeBody({ nonce: 'fake-processor-declined-visa-nonce' }),
     );
-    expect(res.status).toBe(502);
+    expect(res.status).toBe(402);
     expect(res.body.code).toBe('ERR_BRAINTREE');
     expect(res.body.message).toMatch(/declined|verified/);
     expect((await browser.get('/api/billing/subscription')).body).toBeNull();

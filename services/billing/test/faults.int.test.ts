@@ -63,7 +63,7 @@ describe('the provider fails', () => {
     const { browser, id } = await signUp(stack.gatewayUrl, 'Fay Fivehundred');
     fake.failNext(1, { method: 'POST', path: /^\/subscriptions$/ });
     const res = await browser.post('/api/billing/subscription', subscribeBody());
-    expect(res.status).toBe(502);
+    expect(res.status).toBe(402);
     expect(res.body.code).toBe('ERR_BRAINTREE');
     expect(await current(browser)).toBeNull();
     expect(charged(id)).toEqual([]);
@@ -81,7 +81,7 @@ describe('the provider fails', () => {
     // carried out at once, answered after the service's 1.5 s provider timeout
     fake.delayNext(1, 2500, { method: 'POST', path: /^\/subscriptions$/ });
     const res = await browser.post('/api/billing/subscription', subscribeBody({ plan: 'premium' }));
-    expect(res.status).toBe(502);
+    expect(res.status).toBe(402);
     expect(res.body.code).toBe('ERR_BRAINTREE');
     expect(charged(id)).toEqual([3596]);
     expect(await operations(id)).toEqual(['pending']);
@@ -102,7 +102,7 @@ describe('the provider fails', () => {
   it('after a timeout without a retry, the next request finds the subscription the provider made', async () => {
     const { browser, id } = await signUp(stack.gatewayUrl, 'Nia Noretry');
     fake.delayNext(1, 2500, { method: 'POST', path: /^\/subscriptions$/ });
-    expect((await browser.post('/api/billing/subscription', subscribeBody())).status).toBe(502);
+    expect((await browser.post('/api/billing/subscription', subscribeBody())).status).toBe(402);
     const sub = await current(browser);
     expect(sub).toMatchObject({ plan: 'standard', status: 'Active' });
     expect(charged(id)).toEqual([1240]);
@@ -123,7 +123,7 @@ describe('the provider fails', () => {
   it('another request while one is unresolved waits (ERR_TEMPORARY_PROBLEM) instead of charging twice', async () => {
     const { browser, id } = await signUp(stack.gatewayUrl, 'Una Unresolved');
     fake.failNext(1, { method: 'POST', path: /^\/subscriptions$/ });
-    expect((await browser.post('/api/billing/subscription', subscribeBody())).status).toBe(502);
+    expect((await browser.post('/api/billing/subscription', subscribeBody())).status).toBe(402);
     const other = await browser.post('/api/billing/subscription', subscribeBody({ plan: 'premium' }));
     expect(other.status).toBe(503);
     expect(other.body.code).toBe('ERR_TEMPORARY_PROBLEM');

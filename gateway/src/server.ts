@@ -143,6 +143,7 @@ export async function runGateway(tracing: TracingHandle): Promise<void> {
         redisPrefix: env.REDIS_PREFIX,
         sessionCookie: config.cookies.session,
         resolveSession: (token) => sessions.resolve(token),
+        bus,
         secret: env.RT_SHARED_SECRET,
         nodeTtlMs: env.RT_NODE_TTL_MS,
         log: log.child({ component: 'realtime-proxy' }),

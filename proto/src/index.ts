@@ -7,6 +7,7 @@ export * from './events';
 export * from './auth';
 export * from './boards';
 export * from './realtime';
+export * from './shapes';
 export * from './billing';
 export * from './throwaway';
 export * from './teams';

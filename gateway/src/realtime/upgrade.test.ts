@@ -5,6 +5,7 @@ import { createLogger } from '@wb/platform';
 import { realtimeKeys } from '@wb/proto';
 import type { RealtimeRegistryReader } from '@wb/proto';
 import { realtimeUpgradeHandler } from './upgrade';
+import type { RealtimeUpgradeOptions } from './upgrade';
 
 const SECRET = 'gateway-test-shared-secret-0123456789';
 const PREFIX = 'wbt:';
@@ -37,7 +38,26 @@ function memoryRegistry(entries: Record<string, string>, nodes: string[]): Realt
   };
 }
 
-async function gateway(registry: RealtimeRegistryReader): Promise<{ port: number; close(): void }> {
+/** what the gateway asks auth for: display names (users.names) */
+function namesBus(names: Record<string, string> | Error): {
+  calls: { operation: string; input: unknown }[];
+  request: NonNullable<RealtimeUpgradeOptions['bus']>['request'];
+} {
+  const calls: { operation: string; input: unknown }[] = [];
+  return {
+    calls,
+    request: (async (_service: string, operation: string, input: unknown) => {
+      calls.push({ operation, input });
+      if (names instanceof Error) throw names;
+      return { data: names };
+    }) as unknown as NonNullable<RealtimeUpgradeOptions['bus']>['request'],
+  };
+}
+
+async function gateway(
+  registry: RealtimeRegistryReader,
+  bus?: RealtimeUpgradeOptions['bus'],
+): Promise<{ port: number; close(): void }> {
   const server = http.createServer((_q, s) => s.end());
   server.on(
     'upgrade',
@@ -49,6 +69,7 @@ async function gateway(registry: RealtimeRegistryReader): Promise<{ port: number
         token === 't'.repeat(40) ? { userId: 42, sessionId: 'abc', expiresAt: Date.now() + 1e6 } : null,
       secret: SECRET,
       nodeTtlMs: 6000,
+      ...(bus ? { bus } : {}),
       log: createLogger({ service: 'test', level: 'silent' }),
     }),
   );
@@ -97,6 +118,49 @@ describe('gateway /rt upgrade proxy', () => {
       expect(verify(node.seen[0]!['x-wb-actor'] as string)).toMatchObject({ userId: 42, sessionId: 'abc' });
       await upgrade(gw.port, '/rt/boards/folder%2Fb1');
       expect(verify(node.seen[1]!['x-wb-actor'] as string)).toMatchObject({ userId: 0 }); // guest
+    } finally {
+      gw.close();
+      node.close();
+    }
+  });
+
+  it("A5/A6: signs the session id auth revokes by and the account's name (looked up once, then cached)", async () => {
+    const node = await fakeNode();
+    const keys = realtimeKeys(PREFIX);
+    const reg = memoryRegistry({ [keys.node('rt-1')]: JSON.stringify({ nodeId: 'rt-1', url: node.url }) }, ['rt-1']);
+    const bus = namesBus({ '42': 'Ann Teacher' });
+    const gw = await gateway(reg, bus);
+    try {
+      const cookie = { cookie: `sid=${'t'.repeat(40)}` };
+      await upgrade(gw.port, '/rt/boards/b1', cookie);
+      await upgrade(gw.port, '/rt/boards/b2', cookie);
+      await upgrade(gw.port, '/rt/boards/b2'); // a guest: no name from the gateway, no lookup
+      expect(verify(node.seen[0]!['x-wb-actor'] as string)).toMatchObject({
+        userId: 42,
+        sessionId: 'abc',
+        name: 'Ann Teacher',
+      });
+      expect(verify(node.seen[1]!['x-wb-actor'] as string)).toMatchObject({ name: 'Ann Teacher' });
+      expect(verify(node.seen[2]!['x-wb-actor'] as string)).not.toHaveProperty('name');
+      expect(bus.calls).toEqual([{ operation: 'users.names', input: { ids: [42] } }]);
+    } finally {
+      gw.close();
+      node.close();
+    }
+  });
+
+  it('A6: a failed name lookup does not stop the upgrade (the node shows a neutral name)', async () => {
+    const node = await fakeNode();
+    const keys = realtimeKeys(PREFIX);
+    const reg = memoryRegistry({ [keys.node('rt-1')]: JSON.stringify({ nodeId: 'rt-1', url: node.url }) }, ['rt-1']);
+    const bus = namesBus(new Error('auth down'));
+    const gw = await gateway(reg, bus);
+    try {
+      const r = await upgrade(gw.port, '/rt/boards/b1', { cookie: `sid=${'t'.repeat(40)}` });
+      expect(r.status).toBe(101);
+      const actor = verify(node.seen[0]!['x-wb-actor'] as string);
+      expect(actor).toMatchObject({ userId: 42, sessionId: 'abc' });
+      expect(actor).not.toHaveProperty('name');
     } finally {
       gw.close();
       node.close();

@@ -6,6 +6,10 @@
  *
  *   node --import tsx services/realtime/bench/edit.ts                  # 0, 5000, 20000 strokes
  *   node --import tsx services/realtime/bench/edit.ts --strokes 20000 --stuck 0
+ *   node --import tsx services/realtime/bench/edit.ts --edit move      # move existing strokes
+ *
+ * `--edit add` (default) draws new strokes; `--edit move` moves existing ones (x, y), the path
+ * where the node reads the touched shape to validate its record (SPEC D10).
  */
 import { parseArgs } from 'node:util';
 import { encodeListFrame, MSG } from '@wb/proto';
@@ -22,8 +26,10 @@ const { values: args } = parseArgs({
     strokes: { type: 'string', default: '0,5000,20000' },
     peers: { type: 'string', default: '29' },
     stuck: { type: 'string', default: '1' },
+    edit: { type: 'string', default: 'add' },
   },
 });
+if (args.edit !== 'add' && args.edit !== 'move') throw new Error('--edit is add or move');
 const SIZES = args.strokes.split(',').map(Number);
 const PEERS = Number(args.peers);
 const STUCK = Number(args.stuck);
@@ -81,8 +87,19 @@ for (const strokes of SIZES) {
   const points = Array.from({ length: 160 }, (_, i) => i);
   const frames: Uint8Array[] = [];
   let doc = author.doc;
+  // the board's strokes, spread over its buckets, to move (an empty board: strokes drawn here)
+  const existing: [string, string][] = [];
+  for (const [bucket, shapes] of Object.entries((doc as { shapes: Record<string, object> }).shapes))
+    for (const id of Object.keys(shapes)) existing.push([bucket, id]);
   for (let i = 0; i < EDITS; i++) {
-    doc = A.change(doc, (d) => addShape(d, `n${i}`, penStroke(`n${i}`, 1, points)));
+    if (args.edit === 'move' && existing.length > 0) {
+      const [bucket, id] = existing[(i * 7919) % existing.length]!;
+      doc = A.change(doc, (d) => {
+        const s = d.shapes[bucket][id];
+        s.x = i + 0.5;
+        s.y = i + 0.25;
+      });
+    } else doc = A.change(doc, (d) => addShape(d, `n${i}`, penStroke(`n${i}`, 1, points)));
     frames.push(encodeListFrame(MSG.CHANGES, [A.getLastLocalChange(doc)!]));
   }
   const authorPeer = room.peerList()[0]!;
@@ -98,7 +115,7 @@ for (const strokes of SIZES) {
     clock.t += 16;
   }
   process.stdout.write(
-    `${String(strokes).padStart(6)} strokes, ${PEERS} peers in sync, ${STUCK} stuck: ` +
+    `${String(strokes).padStart(6)} strokes, ${PEERS} peers in sync, ${STUCK} stuck, ${args.edit}: ` +
       `${((ingest + tick) / EDITS).toFixed(2)} ms per edit (ingest ${(ingest / EDITS).toFixed(2)}, tick ${(tick / EDITS).toFixed(2)})\n`,
   );
 }

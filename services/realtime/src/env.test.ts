@@ -1,4 +1,5 @@
 import { EnvError } from '@wb/platform';
+import { REALTIME_DEV_SHARED_SECRET } from '@wb/proto';
 import { loadRealtimeEnv } from './env';
 
 describe('realtime env', () => {
@@ -13,6 +14,26 @@ describe('realtime env', () => {
     expect(() => loadRealtimeEnv({ NODE_ENV: 'production' })).toThrow(EnvError);
     expect(() => loadRealtimeEnv({ NODE_ENV: 'production' })).toThrow(/RT_SHARED_SECRET/);
     expect(() => loadRealtimeEnv({ RT_NODE_ID: 'bad id' })).toThrow(/RT_NODE_ID/);
+  });
+  it('A7: without a real secret the node listens on loopback only; production refuses the development secret', () => {
+    expect(loadRealtimeEnv({}).RT_LISTEN_HOST).toBe('127.0.0.1');
+    // the development value given explicitly is no better than the default
+    expect(loadRealtimeEnv({ RT_SHARED_SECRET: REALTIME_DEV_SHARED_SECRET }).RT_LISTEN_HOST).toBe('127.0.0.1');
+    const real = 'a-real-shared-secret-of-at-least-32-chars';
+    expect(loadRealtimeEnv({ RT_SHARED_SECRET: real }).RT_LISTEN_HOST).toBeUndefined(); // every interface
+    expect(loadRealtimeEnv({ NODE_ENV: 'production', RT_SHARED_SECRET: real }).RT_SHARED_SECRET).toBe(real);
+    for (const given of [{}, { RT_SHARED_SECRET: REALTIME_DEV_SHARED_SECRET }, { RT_SHARED_SECRET: '' }]) {
+      expect(() => loadRealtimeEnv({ NODE_ENV: 'production', ...given })).toThrow(EnvError);
+      expect(() => loadRealtimeEnv({ NODE_ENV: 'production', ...given })).toThrow(/RT_SHARED_SECRET/);
+    }
+    expect(() => loadRealtimeEnv({ NODE_ENV: 'production', RT_SHARED_SECRET: REALTIME_DEV_SHARED_SECRET })).toThrow(
+      /development secret/,
+    );
+  });
+  it('A5: connected sessions are re-checked every RT_SESSION_CHECK_MS (default 5 s)', () => {
+    expect(loadRealtimeEnv({}).RT_SESSION_CHECK_MS).toBe(5000);
+    expect(loadRealtimeEnv({ RT_SESSION_CHECK_MS: '1000' }).RT_SESSION_CHECK_MS).toBe(1000);
+    expect(() => loadRealtimeEnv({ RT_SESSION_CHECK_MS: '10' })).toThrow(/RT_SESSION_CHECK_MS/);
   });
   it('P5: snapshots go to the filesystem unless SNAPSHOT_STORE=s3, which needs every S3 variable', () => {
     expect(loadRealtimeEnv({}).SNAPSHOT_STORE).toBe('fs');

@@ -21,8 +21,14 @@ export const realtimeEnvSchema = baseEnvSchema
       .default('rt-1'),
     /** how the gateway reaches this node; default ws://127.0.0.1:<RT_PORT> */
     RT_PUBLIC_URL: z.preprocess((v) => (v === '' ? undefined : v), z.string().optional()),
-    /** HMAC key shared with the gateway for the x-wb-actor header (≥ 32 chars); required in production */
+    /**
+     * HMAC key shared with the gateway for the x-wb-actor header (≥ 32 chars); required in
+     * production. Without it (or with the public development value) the node listens on 127.0.0.1
+     * only: anyone who can reach it could sign any actor with that public key.
+     */
     RT_SHARED_SECRET: z.preprocess((v) => (v === '' ? undefined : v), z.string().min(32).optional()),
+    /** how often connected sessions are re-checked against the session cache / auth (SPEC A5) */
+    RT_SESSION_CHECK_MS: z.coerce.number().int().min(200).default(5000),
     /** comma-separated browser origins allowed on the upgrade (a missing Origin is a non-browser client) */
     RT_ALLOWED_ORIGINS: z
       .string()
@@ -58,13 +64,31 @@ export const realtimeEnvSchema = baseEnvSchema
     if (env.NODE_ENV === 'production' && !env.RT_SHARED_SECRET) {
       ctx.addIssue({ code: 'custom', path: ['RT_SHARED_SECRET'], message: 'required in production (≥ 32 characters)' });
     }
+    if (env.NODE_ENV === 'production' && env.RT_SHARED_SECRET === REALTIME_DEV_SHARED_SECRET) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['RT_SHARED_SECRET'],
+        message: 'is the public development secret: set a secret of your own in production (≥ 32 characters)',
+      });
+    }
     if (env.SNAPSHOT_STORE === 's3') {
       for (const key of ['S3_ENDPOINT', 'S3_BUCKET', 'S3_ACCESS_KEY', 'S3_SECRET_KEY'] as const) {
         if (!env[key]) ctx.addIssue({ code: 'custom', path: [key], message: 'required when SNAPSHOT_STORE=s3' });
       }
     }
   })
-  .transform((env) => ({ ...env, RT_SHARED_SECRET: env.RT_SHARED_SECRET ?? REALTIME_DEV_SHARED_SECRET }));
+  .transform((env) => {
+    const secret = env.RT_SHARED_SECRET ?? REALTIME_DEV_SHARED_SECRET;
+    return {
+      ...env,
+      RT_SHARED_SECRET: secret,
+      /**
+       * interface the websocket server listens on: every interface with a real secret; loopback
+       * only with the development one (public: anyone reaching the node could sign any actor)
+       */
+      RT_LISTEN_HOST: secret === REALTIME_DEV_SHARED_SECRET ? '127.0.0.1' : undefined,
+    };
+  });
 
 export type RealtimeEnv = z.infer<typeof realtimeEnvSchema>;
 

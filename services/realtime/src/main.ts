@@ -21,8 +21,9 @@ import {
   startConsumer,
   startHealthServer,
   startOutboxRelay,
+  subscribeBroadcast,
 } from '@wb/platform';
-import { accessCheckReplySchema } from '@wb/proto';
+import { accessCheckReplySchema, broadcastSubject, SESSIONS_REVOKED, sessionsRevokedSchema } from '@wb/proto';
 import type { AccessCheckReply, RequestActor } from '@wb/proto';
 import { OutboxSessionSink } from './commands/sessionEvents';
 import { warmUpDocEngine } from './doc/automerge';
@@ -32,6 +33,7 @@ import { BoardPurgedProcessor } from './processors/boardPurged';
 import { RoomEventsProcessor } from './processors/roomEvents';
 import { SCHEMA } from './repositories/journal';
 import { RoomManager } from './room/manager';
+import { cachedSessionValidity, SessionGuard } from './server/sessions';
 import { startWsServer } from './server/wsServer';
 import { NodeRegistry } from './sharding/registry';
 import { openSnapshotStore } from './storage/fromEnv';
@@ -89,12 +91,39 @@ async function main(): Promise<void> {
 
   const accessCheck = async (boardId: string, actor: RequestActor, record: boolean): Promise<AccessCheckReply> =>
     accessCheckReplySchema.parse((await bus.request('boards', 'access.check', { boardId, record }, actor)).data);
+
+  // A5: sockets of ended sessions are closed: auth's broadcast at once, a sweep as the fallback
+  const sessions = new SessionGuard({
+    clock,
+    log,
+    checkEveryMs: env.RT_SESSION_CHECK_MS,
+    validity: cachedSessionValidity({
+      redis,
+      redisPrefix: env.REDIS_PREFIX,
+      resolve: async (sessionId) =>
+        (await bus.request('auth', 'session.resolve', { sessionId }, { userId: 0 }, { timeoutMs: 2000 })).data,
+      clock,
+    }),
+  });
+  const revoked = subscribeBroadcast(bus, broadcastSubject(env.NATS_PREFIX, 'auth', SESSIONS_REVOKED), (data) => {
+    const parsed = sessionsRevokedSchema.safeParse(data);
+    if (parsed.success) sessions.revoke(parsed.data.sessionIds);
+    else log.warn('ignored malformed sessions.revoked broadcast');
+  });
+  lifecycle.onShutdown('session revocations', async () => {
+    revoked.unsubscribe();
+    sessions.stop();
+  });
+  sessions.start();
+
   const ws = await startWsServer({
     port: env.RT_PORT,
+    host: env.RT_LISTEN_HOST,
     manager,
     access: { check: (boardId, actor) => accessCheck(boardId, actor, true) },
     secret: env.RT_SHARED_SECRET,
     allowedOrigins: env.RT_ALLOWED_ORIGINS,
+    sessions,
     clock,
     log,
   });

@@ -1,4 +1,14 @@
-import { encodeJsonFrame, encodeListFrame, EPHEMERAL_KIND, MSG, RT_CLOSE, RT_LIMITS, splitFrame } from '@wb/proto';
+import {
+  bucketOf,
+  encodeJsonFrame,
+  encodeListFrame,
+  EPHEMERAL_KIND,
+  MSG,
+  RT_CLOSE,
+  RT_LIMITS,
+  splitFrame,
+} from '@wb/proto';
+import { A } from '../doc/automerge';
 import { Room } from './room';
 import type { PeerIdentity } from './room';
 import { FakeClock, FakeSocket, freshBoardHandle, MemoryJournal, silentLogger } from '../testing/fakes';
@@ -130,6 +140,77 @@ describe('Room', () => {
     expect(a.errors).toEqual([]);
     expect(owner.errors).toEqual([]);
     expect(a.shapeIds()).toEqual([]);
+  });
+
+  it('D6/D10: erasing another person’s shape by removing or garbling its fields is refused, never forwarded or journaled', async () => {
+    const { connect, settle, journal } = setup({ deleteOwnOnly: true });
+    const owner = new TestClient(1);
+    const ann = new TestClient(6);
+    const bob = new TestClient(7);
+    connect(owner, { ...editor(1), access: 'own' });
+    const forwarded: number[] = [];
+    connect(ann, editor(6), (f) => forwarded.push(splitFrame(f).type));
+    connect(bob, editor(7));
+    await settle();
+    ann.edit((d) => addShape(d, 'sa', penStroke('sa', 6, [1, 1, 2, 2])));
+    await settle();
+    const stored = () => JSON.stringify(owner.doc.shapes[bucketOf('sa')].sa);
+    const before = stored();
+    forwarded.length = 0;
+    const attacks: ((s: Record<string, unknown>) => void)[] = [
+      (s) => {
+        delete s.kind;
+        delete s.points;
+      },
+      (s) => (s.points = new Uint8Array([99, 1, 2])),
+      (s) => (s.kind = new A.ImmutableString('bogus')),
+    ];
+    for (const attack of attacks) {
+      bob.errors = [];
+      bob.edit((d) => attack(d.shapes[bucketOf('sa')].sa));
+      await settle();
+      expect(bob.errors.map((x) => [x.code, x.hashes?.length])).toEqual([['delete_own_only', 1]]);
+      // the client drops its document after a refusal (D7): here, a fresh one for the next attack
+      bob.doc = A.clone(owner.doc);
+    }
+    expect(stored()).toBe(before);
+    expect(ann.shapeIds()).toEqual(['sa']);
+    expect(forwarded).not.toContain(MSG.CHANGES_S); // nothing of it reached the others
+    expect(journal.entries).toHaveLength(1);
+    // an invalid change to one's own shape is refused too (invalid_change, D10)
+    ann.edit((d) => (d.shapes[bucketOf('sa')].sa.kind = new A.ImmutableString('bogus')));
+    await settle();
+    expect(ann.errors.map((x) => x.code)).toEqual(['invalid_change']);
+    expect(stored()).toBe(before);
+    expect(journal.entries).toHaveLength(1);
+  });
+
+  it('E5: a viewer’s stroke previews and selections are dropped; its cursor and viewport still reach others', async () => {
+    const { room, connect, settle } = setup();
+    const v = new TestClient(4);
+    const e = new TestClient(5);
+    const { peer: pv } = connect(v, { ...editor(4), access: 'view' });
+    connect(e, editor(5));
+    await settle();
+    e.ephemeral = [];
+    for (const kind of [
+      EPHEMERAL_KIND.STROKE,
+      EPHEMERAL_KIND.SELECTION,
+      EPHEMERAL_KIND.CURSOR,
+      EPHEMERAL_KIND.VIEWPORT,
+    ])
+      v.sendEphemeral(kind, Uint8Array.of(kind));
+    room.tick();
+    expect(e.ephemeral.filter((x) => x.peerId === pv.id).map((x) => x.kind)).toEqual([
+      EPHEMERAL_KIND.CURSOR,
+      EPHEMERAL_KIND.VIEWPORT,
+    ]);
+    // an editor's stroke preview and selection go through
+    e.sendEphemeral(EPHEMERAL_KIND.STROKE, Uint8Array.of(1));
+    e.sendEphemeral(EPHEMERAL_KIND.SELECTION, Uint8Array.of(0, 0));
+    v.ephemeral = [];
+    room.tick();
+    expect(v.ephemeral.map((x) => x.kind).sort()).toEqual([EPHEMERAL_KIND.STROKE, EPHEMERAL_KIND.SELECTION].sort());
   });
 
   it('D7/D8: shapes must name their author as creator and sit in their bucket', async () => {

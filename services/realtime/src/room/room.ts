@@ -101,6 +101,8 @@ const COLORS = [
 /** S6: a catch-up document this many changes behind is saved again for the next fresh peer */
 const CATCH_UP_MAX_BEHIND = 200;
 const MAX_STROKE_DELTAS_PER_TICK = 16;
+/** E5: ephemeral kinds only a peer that may edit can mean (cursors and viewports are anyone's) */
+const EDITOR_ONLY_EPHEMERALS: ReadonlySet<number> = new Set([EPHEMERAL_KIND.STROKE, EPHEMERAL_KIND.SELECTION]);
 /** S7: a sync message unanswered this long is followed by a new one anyway */
 const SYNC_REPLY_WAIT_MS = 1000;
 
@@ -396,6 +398,8 @@ export class Room {
     if (payload.length - 1 > RT_LIMITS.maxEphemeralBytes) throw new TooLarge('ephemeral too large');
     const kind = payload[0]!;
     if (!EPHEMERAL_KINDS.includes(kind)) throw new FrameError('unknown ephemeral kind');
+    // E5: a viewer's stroke previews and selections could never be committed: nobody sees them
+    if (!peer.canEdit && EDITOR_ONLY_EPHEMERALS.has(kind)) return;
     const data = payload.slice(1);
     if (kind === EPHEMERAL_KIND.STROKE) {
       // E2: deltas accumulate; beyond the per-tick cap the oldest go (the committed stroke repairs it)

@@ -2,11 +2,14 @@
  * The node's websocket endpoint (SPEC A*, J*): checks Origin and the signed actor on the upgrade,
  * accepts it (so that refusals reach browsers as close codes), waits for HELLO, asks the boards
  * service for access, opens the room (or redirects to the owner node) and wires frames to it.
+ * Each socket of a signed-in user follows its session (A5: closed with 4401 when it ends); its
+ * presence name is the signed actor's (A6), only guests choose one in HELLO.
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { WebSocket, WebSocketServer } from 'ws';
 import type { RawData } from 'ws';
+import { z } from 'zod';
 import {
   AppError,
   boardIdSchema,
@@ -40,8 +43,39 @@ export interface WsServerOptions {
   allowedOrigins: string[];
   clock: Clock;
   log: Logger;
+  /** interface to listen on (env RT_LISTEN_HOST: loopback with the development secret); default all */
+  host?: string;
+  /** A5: the sessions of the sockets (closed when their session ends) */
+  sessions?: SessionTracker;
   /** close a socket that sent no HELLO within this time (default 10 000) */
   helloTimeoutMs?: number;
+}
+/** What the server needs of the SessionGuard (./sessions). */
+export interface SessionTracker {
+  /** null: the session has already ended */
+  track(sessionId: string, close: () => void): (() => void) | null;
+}
+
+/** A5: the close reason of a socket whose session ended (code 4401, RT_CLOSE.UNAUTHENTICATED) */
+export const SESSION_ENDED_REASON = 'session ended';
+
+/**
+ * HELLO as the node reads it: a signed-in user's name is ignored (A6), so any string is tolerated
+ * there (the web sends the account name, which may be longer than a guest's); a guest's is checked
+ * by `guestName`.
+ */
+const nodeHelloSchema = helloSchema.extend({ name: z.string().max(1000).optional() });
+
+/** C0/C1 controls and the bidirectional embeddings, overrides and isolates (display spoofing) */
+// eslint-disable-next-line no-control-regex
+const NOT_IN_NAMES = /[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/;
+
+/** L3/A6: a guest's display name: 1–60 characters after trimming, no control characters. */
+export function guestName(name: string | undefined): string | null {
+  if (name === undefined) return 'Guest';
+  const trimmed = name.trim();
+  if (trimmed.length < 1 || trimmed.length > RT_LIMITS.maxNameLength || NOT_IN_NAMES.test(trimmed)) return null;
+  return trimmed;
 }
 export interface RunningWsServer {
   port: number;
@@ -124,6 +158,18 @@ export async function startWsServer(opts: WsServerOptions): Promise<RunningWsSer
     const timer = setTimeout(() => {
       if (!helloSeen) ws.close(RT_CLOSE.JOIN_TIMEOUT, 'no hello');
     }, opts.helloTimeoutMs ?? 10_000);
+    // A5: when the session ends, this socket is closed and nothing more is taken from it
+    let untrack: (() => void) | null = null;
+    if (actor.sessionId && opts.sessions) {
+      untrack = opts.sessions.track(actor.sessionId, () => {
+        if (peer && room) room.closePeer(peer, RT_CLOSE.UNAUTHENTICATED, SESSION_ENDED_REASON);
+        else ws.close(RT_CLOSE.UNAUTHENTICATED, SESSION_ENDED_REASON);
+      });
+      if (!untrack) {
+        clearTimeout(timer);
+        return ws.close(RT_CLOSE.UNAUTHENTICATED, SESSION_ENDED_REASON);
+      }
+    }
 
     ws.on('message', (data, isBinary) => {
       const frame = toBytes(data);
@@ -140,19 +186,22 @@ export async function startWsServer(opts: WsServerOptions): Promise<RunningWsSer
       try {
         const { type, payload } = splitFrame(frame);
         if (type !== MSG.HELLO) throw new FrameError('expected hello');
-        hello = decodeJson(payload, helloSchema);
+        hello = decodeJson(payload, nodeHelloSchema);
       } catch {
         return ws.close(RT_CLOSE.MALFORMED, 'malformed hello');
       }
       // J1: an incompatible client must reload
       if (hello.protocol !== REALTIME_PROTOCOL_VERSION) return ws.close(RT_CLOSE.PROTOCOL_VERSION, 'reload');
-      void join(hello).catch((err: unknown) => {
+      // A6: signed-in users are named by the signed actor; only guests choose (L3)
+      const name = actor.userId === 0 ? guestName(hello.name) : (actor.name ?? `User ${actor.userId}`);
+      if (name === null) return ws.close(RT_CLOSE.MALFORMED, 'invalid name');
+      void join(hello, name).catch((err: unknown) => {
         log.error({ err, boardId }, 'join failed');
         ws.close(RT_CLOSE.INTERNAL, 'internal error');
       });
     });
 
-    async function join(hello: Hello): Promise<void> {
+    async function join(hello: Hello, name: string): Promise<void> {
       const requestActor: RequestActor = {
         userId: actor.userId,
         ...(actor.sessionId ? { sessionId: actor.sessionId } : {}),
@@ -186,7 +235,7 @@ export async function startWsServer(opts: WsServerOptions): Promise<RunningWsSer
         socketAdapter(ws),
         {
           userId: actor.userId,
-          name: guest ? (hello.name ?? 'Guest') : (actor.name ?? hello.name ?? `User ${actor.userId}`),
+          name,
           guest,
           access: reply.access,
           readOnlyReason: reply.readOnlyReason,
@@ -200,6 +249,7 @@ export async function startWsServer(opts: WsServerOptions): Promise<RunningWsSer
 
     ws.on('close', () => {
       clearTimeout(timer);
+      untrack?.();
       if (peer && room) room.leave(peer);
     });
     ws.on('error', (err) => {
@@ -210,13 +260,15 @@ export async function startWsServer(opts: WsServerOptions): Promise<RunningWsSer
 
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
-    server.listen(opts.port, () => {
+    const listening = (): void => {
       server.off('error', reject);
       resolve();
-    });
+    };
+    if (opts.host) server.listen(opts.port, opts.host, listening);
+    else server.listen(opts.port, listening);
   });
-  const port = (server.address() as AddressInfo).port;
-  log.info({ port }, `realtime websocket server listening on port ${port}`);
+  const { port, address } = server.address() as AddressInfo;
+  log.info({ port, address }, `realtime websocket server listening on ${address} port ${port}`);
   return {
     port,
     stopAccepting() {

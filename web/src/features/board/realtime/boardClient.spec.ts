@@ -10,7 +10,7 @@
  */
 import { readFileSync } from 'node:fs';
 import * as A from '@automerge/automerge/slim';
-import { bucketOf, RT_CLOSE, SHAPE_STYLE_DEFAULTS } from '@wb/proto';
+import { bucketOf, RT_CLOSE, SHAPE_STYLE_DEFAULTS, validateShapeRecord } from '@wb/proto';
 import type { PenShape, RtError } from '@wb/proto';
 import { BoardClient, backoffDelay, closeAction } from './boardClient';
 import { allShapes, getShape, newShapeId, putShape, removeShape } from './boardDoc';
@@ -70,6 +70,8 @@ describe('join and edit (J2, J5, S2, P2)', () => {
     await settle();
     expect(client.getSnapshot()).toMatchObject({ saveState: 'saved', pending: 0 });
     expect(client.pending.size).toBe(0);
+    // D10: what the web writes is a valid record for the node (and the web can check it itself)
+    for (const shape of allShapes(client.doc).values()) expect(validateShapeRecord(shape)).toBeNull();
   });
 
   it('another client sees the change, with the touched shape id (S5)', async () => {
@@ -245,6 +247,25 @@ describe('reconnect and resend (S2, H2, C)', () => {
     expect(client.getSnapshot()).toMatchObject({ status: 'locked', lock: reason });
     expect(timers.pending).toEqual([]);
     expect(client.change((d) => putShape(d, pen('x', 7)))).toBeNull();
+  });
+
+  it('A5: a live board whose session ended (4401) locks as "session ended": no reconnect loop, nothing re-sent', async () => {
+    const server = new MemoryServer();
+    server.autoSave = false;
+    const { client, timers } = joined(server);
+    await settle();
+    client.change((d) => putShape(d, pen('unsaved', 7)));
+    await settle();
+    const received = server.received.length;
+    server.closeAll(RT_CLOSE.UNAUTHENTICATED); // the node's close when the session is revoked
+    await settle();
+    expect(client.getSnapshot()).toMatchObject({ status: 'locked', lock: 'unauthenticated' });
+    expect(timers.pending).toEqual([]);
+    timers.advance(60_000);
+    await settle();
+    expect(client.getSnapshot().status).toBe('locked');
+    expect(server.received).toHaveLength(received);
+    expect(client.change((d) => putShape(d, pen('after', 7)))).toBeNull();
   });
 
   it('maps every reconnect code of the table', () => {

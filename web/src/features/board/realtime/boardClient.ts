@@ -58,6 +58,9 @@ export function closeAction(code: number): CloseAction {
     case RT_CLOSE.TOO_LARGE:
       return { kind: 'lock', reason: 'error' };
     case RT_CLOSE.UNAUTHENTICATED:
+      // no valid session: the session ended (logout, a password change elsewhere: SPEC A5) or the
+      // actor header was refused. A reconnect would come back as a guest: lock ("your session has
+      // ended", log in again), never a reconnect loop
       return { kind: 'lock', reason: 'unauthenticated' };
     case RT_CLOSE.BOARD_FULL:
       return { kind: 'readOnly' };

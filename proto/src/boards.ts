@@ -271,6 +271,8 @@ export const accessCheckInputSchema = z.strictObject({
   boardId: boardIdSchema,
   /** record the join for "shared with me" (logged-in non-owners with access) */
   record: z.boolean().optional(),
+  /** ask auth for the owner's plan instead of using a cached one (a plan change is being applied) */
+  freshPlan: z.boolean().optional(),
 });
 
 /**

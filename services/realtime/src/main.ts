@@ -89,8 +89,16 @@ async function main(): Promise<void> {
   const warmUpMs = warmUpDocEngine({ memoryMb: env.RT_DOC_MEMORY_MB });
   log.info({ ms: Math.round(warmUpMs), memoryMb: env.RT_DOC_MEMORY_MB }, 'document engine warmed up');
 
-  const accessCheck = async (boardId: string, actor: RequestActor, record: boolean): Promise<AccessCheckReply> =>
-    accessCheckReplySchema.parse((await bus.request('boards', 'access.check', { boardId, record }, actor)).data);
+  const accessCheck = async (
+    boardId: string,
+    actor: RequestActor,
+    record: boolean,
+    freshPlan?: boolean,
+  ): Promise<AccessCheckReply> =>
+    accessCheckReplySchema.parse(
+      (await bus.request('boards', 'access.check', { boardId, record, ...(freshPlan ? { freshPlan } : {}) }, actor))
+        .data,
+    );
 
   // A5: sockets of ended sessions are closed: auth's broadcast at once, a sweep as the fallback
   const sessions = new SessionGuard({
@@ -150,7 +158,12 @@ async function main(): Promise<void> {
     bus,
     pool,
     schema: SCHEMA,
-    processor: new RoomEventsProcessor(env.RT_NODE_ID, manager, (b, a) => accessCheck(b, a, false), log),
+    processor: new RoomEventsProcessor(
+      env.RT_NODE_ID,
+      manager,
+      (b, a, opts) => accessCheck(b, a, false, opts?.freshPlan),
+      log,
+    ),
     log,
     retryBaseMs: 200,
   });

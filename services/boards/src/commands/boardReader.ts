@@ -73,33 +73,47 @@ interface Resolved {
   ownerPlan: Plan | null;
 }
 
-async function resolveAccess(deps: BoardsDeps, boardId: string, actor: RequestActor): Promise<Resolved> {
+async function resolveAccess(
+  deps: BoardsDeps,
+  boardId: string,
+  actor: RequestActor,
+  freshPlan = false,
+): Promise<Resolved> {
   // guests have no grants: no board_users row has user id 0
   const row = await findBoardForUser(deps.pool, boardId, isGuest(actor) ? 0 : actor.userId);
   if (!row) throw new AppError('ERR_BOARD_NOT_FOUND');
   const grants = row.grant ? new Map([[actor.userId, row.grant]]) : NO_GRANTS;
-  const ownerPlan = ownerPlanNeeded(row, actor) ? await deps.plans.planOf(row.user_id) : null;
+  const ownerPlan = ownerPlanNeeded(row, actor) ? await deps.plans.planOf(row.user_id, { fresh: freshPlan }) : null;
   return { row, access: accessOf(row, actor, grants, ownerPlan), ownerPlan };
 }
 
 /** svc.boards.access.check: what the joining actor may do; with `record`, the join is remembered */
 export async function checkAccess(
   deps: BoardsDeps,
-  input: { boardId: string; record?: boolean },
+  input: { boardId: string; record?: boolean; freshPlan?: boolean },
   actor: RequestActor,
 ): Promise<AccessCheckReply> {
-  const { row, access } = await resolveAccess(deps, input.boardId, actor);
+  const { row, access } = await resolveAccess(deps, input.boardId, actor, input.freshPlan);
   if (input.record && access !== 'none' && !isGuest(actor) && actor.userId !== row.user_id) {
     await recordJoin(deps.pool, row.id, actor.userId, deps.now());
   }
-  return { access, readOnlyReason: await readOnlyReason(deps, row, access), board: presentSummary(row) };
+  return {
+    access,
+    readOnlyReason: await readOnlyReason(deps, row, access, input.freshPlan),
+    board: presentSummary(row),
+  };
 }
 
 /** plan limits or used-up collaboration minutes of the owner (policies/readOnly) */
-async function readOnlyReason(deps: BoardsDeps, row: BoardRow, access: BoardAccess): Promise<ReadOnlyReason | null> {
+async function readOnlyReason(
+  deps: BoardsDeps,
+  row: BoardRow,
+  access: BoardAccess,
+  freshPlan = false,
+): Promise<ReadOnlyReason | null> {
   if (!mayBeReadOnly(access)) return null;
   const [plan, facts] = await Promise.all([
-    deps.plans.planOf(row.user_id),
+    deps.plans.planOf(row.user_id, { fresh: freshPlan }),
     readOnlyFacts(deps.pool, { id: row.id, ownerId: row.user_id, createdAt: row.created_at }, weekStartOf(deps.now())),
   ]);
   return readOnlyReasonOf({ access, ...facts }, plan.limits);

@@ -9,7 +9,7 @@ export const SCHEMA = 'boards';
 
 /** The plan of a board's owner (the auth service is asked; see planLookup.ts). */
 export interface PlanSource {
-  planOf(userId: number): Promise<Plan>;
+  planOf(userId: number, opts?: { fresh?: boolean }): Promise<Plan>;
 }
 
 /** Display names of users (the auth service is asked), e.g. the owners of shared boards. */

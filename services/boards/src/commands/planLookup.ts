@@ -26,7 +26,9 @@ export class PlanLookup implements PlanSource {
     this.cache.delete(userId);
   }
 
-  async planOf(userId: number): Promise<Plan> {
+  /** `fresh`: ask auth even when a plan is kept (the caller is applying a plan change) */
+  async planOf(userId: number, opts: { fresh?: boolean } = {}): Promise<Plan> {
+    if (opts.fresh) this.cache.delete(userId);
     const hit = this.cache.get(userId);
     if (hit && hit.until > this.clock()) return hit.plan;
     let p = this.pending.get(userId);

@@ -3,7 +3,10 @@
  * own durable consumer (`realtime-rooms-<node id>`) because the room lives on one node only.
  * Permission changes and trash re-check every peer of the local room with the boards service:
  * no access → 4403 (4410 when trashed), another role → 4412 (the client rejoins with its new
- * role). Settings update the room's deleteOwnOnly; a purge closes the room (4410).
+ * role). Settings update the room's deleteOwnOnly; a purge closes the room (4410). An owner's
+ * plan change (auth.user.plan_changed.v1) re-checks every peer of that owner's local rooms with a
+ * fresh plan: guests lose or gain access, editors become viewers when the board turns read-only
+ * by plan limits, and back (SPEC A8).
  */
 import { EventProcessor } from '@wb/platform';
 import type { Logger, PoolClient } from '@wb/platform';
@@ -13,6 +16,8 @@ import type { Peer, Room } from '../room/room';
 
 export interface LocalRooms {
   room(boardId: string): Room | undefined;
+  /** the open rooms of boards owned by `userId` */
+  roomsOwnedBy(userId: number): Room[];
   dropPurged(boardId: string): void;
 }
 
@@ -29,12 +34,17 @@ export class RoomEventsProcessor extends EventProcessor {
     'boards.board.trashed.v1',
     'boards.board.settings_changed.v1',
     'boards.board.purged.v1',
+    'auth.user.plan_changed.v1',
   ];
   override readonly maxDeliveries = 3;
   constructor(
     nodeId: string,
     private readonly rooms: LocalRooms,
-    private readonly check: (boardId: string, actor: RequestActor) => Promise<AccessCheckReply>,
+    private readonly check: (
+      boardId: string,
+      actor: RequestActor,
+      opts?: { freshPlan?: boolean },
+    ) => Promise<AccessCheckReply>,
     private readonly log: Logger,
   ) {
     super();
@@ -42,6 +52,11 @@ export class RoomEventsProcessor extends EventProcessor {
   }
 
   async handle(event: EventEnvelope, _client: PoolClient): Promise<void> {
+    if (event.type === 'auth.user.plan_changed.v1') {
+      const { userId } = EVENT_SCHEMAS['auth.user.plan_changed.v1'].parse(event.data);
+      await Promise.all(this.rooms.roomsOwnedBy(userId).map((room) => this.recheck(room, { freshPlan: true })));
+      return;
+    }
     const boardId = (event.data as { boardId?: unknown }).boardId;
     if (typeof boardId !== 'string') return;
     if (event.type === 'boards.board.purged.v1') return this.rooms.dropPurged(boardId);
@@ -51,12 +66,18 @@ export class RoomEventsProcessor extends EventProcessor {
       room.deleteOwnOnly = EVENT_SCHEMAS['boards.board.settings_changed.v1'].parse(event.data).deleteOwnOnly;
       return;
     }
-    const trashed = event.type === 'boards.board.trashed.v1';
+    await this.recheck(room, { trashed: event.type === 'boards.board.trashed.v1' });
+  }
+
+  /** asks boards again for every peer: no access → closed, another role → rejoin (4412) */
+  private async recheck(room: Room, opts: { trashed?: boolean; freshPlan?: boolean }): Promise<void> {
+    const { boardId } = room;
+    const trashed = opts.trashed ?? false;
     await Promise.all(
       room.peerList().map(async (peer) => {
         let reply: AccessCheckReply;
         try {
-          reply = await this.check(boardId, { userId: peer.identity.userId });
+          reply = await this.check(boardId, { userId: peer.identity.userId }, { freshPlan: opts.freshPlan });
         } catch (err) {
           this.log.warn({ err, boardId }, 'access re-check failed: closing the peer so it rejoins');
           return room.closePeer(peer, RT_CLOSE.ROOM_MOVED, 'access changed');

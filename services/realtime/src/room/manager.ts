@@ -86,6 +86,11 @@ export class RoomManager {
   room(boardId: string): Room | undefined {
     return this.rooms.get(boardId)?.room;
   }
+  roomsOwnedBy(userId: number): Room[] {
+    const out: Room[] = [];
+    for (const { room } of this.rooms.values()) if (room.ownerId === userId) out.push(room);
+    return out;
+  }
 
   start(): void {
     const t = this.timers;

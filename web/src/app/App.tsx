@@ -10,6 +10,7 @@ import {
 import { useTranslation } from 'react-i18next';
 import { useSession } from '../features/session/useSession';
 import { Banners } from '../features/banners/Banners';
+import { TrialEndedBanner } from '../features/billing/TrialEndedBanner';
 import { CookieConsent } from '../features/consent/CookieConsent';
 import { browserLocale, isLocale, pickLocale, setLocale, storedLocale } from '../i18n/i18n';
 import { Footer } from '../ui/Footer';
@@ -121,6 +122,7 @@ function Root() {
           </a>
           <Header />
           {user ? <Banners user={user} /> : null}
+          {user ? <TrialEndedBanner /> : null}
           <main id="main" tabIndex={-1}>
             {page}
           </main>

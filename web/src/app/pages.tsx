@@ -30,6 +30,7 @@ const auth = () => import('../features/auth/MessagePages');
 const recovery = () => import('../features/auth/RecoveryPages');
 const info = () => import('../features/marketing/InfoPages');
 const work = () => import('../features/courses/CoursesPages');
+const billing = () => import('../features/billing/BillingPages');
 
 /** The tutor directory is empty until the tutors feature: every id is unknown → the overview. */
 function UnknownTutor({ match }: PageProps) {
@@ -55,7 +56,7 @@ export const PAGES: Record<PageKey, Page> = {
   passwordSaved: lazyPage(recovery, (m) => m.PasswordSavedPage),
   changeEmailSuccess: lazyPage(auth, (m) => m.ChangeEmailSuccessPage),
   changeEmailReverted: lazyPage(auth, (m) => m.ChangeEmailRevertedPage),
-  joinTeam: lazyPage(auth, (m) => m.JoinTeamPage),
+  joinTeam: lazyPage(billing, (m) => m.JoinTeamPage),
   joinCourse: lazyPage(auth, (m) => m.JoinCoursePage),
   unsubscribed: lazyPage(auth, (m) => m.UnsubscribedPage),
   invalidUnsubscribeLink: lazyPage(auth, (m) => m.InvalidUnsubscribeLinkPage),
@@ -89,7 +90,7 @@ export const PAGES: Record<PageKey, Page> = {
   privacy: lazyPage(info, (m) => m.PrivacyPage),
   forSchool: lazyPage(info, (m) => m.ForSchoolPage),
   features: lazyPage(info, (m) => m.FeaturesPage),
-  pricing: lazyPage(info, (m) => m.PricingPage),
+  pricing: lazyPage(billing, (m) => m.PricingPage),
   setup: lazyPage(
     () => import('../features/setup/SetupPage'),
     (m) => m.SetupPage,

@@ -35,7 +35,7 @@ const loaders: Record<Exclude<Locale, 'en'>, () => Promise<{ default: unknown }>
  * Feature namespaces: their own files per locale (`locales/<ns>/<lng>.json`), English included,
  * loaded by the feature's chunk on first use, so the first load of other pages does not carry them.
  */
-export const NAMESPACES = ['boards', 'board'] as const;
+export const NAMESPACES = ['boards', 'board', 'billing'] as const;
 export type Namespace = (typeof NAMESPACES)[number];
 const namespaceLoaders: Record<Namespace, Record<Locale, () => Promise<{ default: unknown }>>> = {
   boards: {
@@ -49,6 +49,18 @@ const namespaceLoaders: Record<Namespace, Record<Locale, () => Promise<{ default
     pl: () => import('./locales/boards/pl.json'),
     et: () => import('./locales/boards/et.json'),
     ru: () => import('./locales/boards/ru.json'),
+  },
+  billing: {
+    en: () => import('./locales/billing/en.json'),
+    de: () => import('./locales/billing/de.json'),
+    fr: () => import('./locales/billing/fr.json'),
+    it: () => import('./locales/billing/it.json'),
+    tr: () => import('./locales/billing/tr.json'),
+    uk: () => import('./locales/billing/uk.json'),
+    es: () => import('./locales/billing/es.json'),
+    pl: () => import('./locales/billing/pl.json'),
+    et: () => import('./locales/billing/et.json'),
+    ru: () => import('./locales/billing/ru.json'),
   },
   board: {
     en: () => import('./locales/board/en.json'),

@@ -7,7 +7,7 @@ import { useLogoutMutation } from '../features/auth/authApi';
 import { Icon } from './icons';
 import { LanguageSwitcher } from './LanguageSwitcher';
 import { ThemeToggle } from './ThemeToggle';
-import { showUpgradeButton } from './upgradePrompt';
+import { useShowUpgradeButton, useTeam } from '../features/billing/useBilling';
 
 /** Spec §9: the burger menu closes above this width. */
 export const BURGER_BREAKPOINT_PX = 768;
@@ -64,8 +64,7 @@ function UserMenu({ name }: { name: string }) {
   const close = useCallback(() => setOpen(false), []);
   useEffect(close, [location.key, close]);
   useDismiss(open, ref, close);
-  // team membership arrives with the teams service: until then nobody is in a team
-  const team: { isOwner: boolean } | null = null as { isOwner: boolean } | null;
+  const team = useTeam();
   const signOut = async () => {
     await logout();
     window.location.assign('/');
@@ -116,7 +115,7 @@ function UserMenu({ name }: { name: string }) {
  */
 export function Header() {
   const { t } = useTranslation();
-  const { user, settings, plan } = useSession();
+  const { user, settings } = useSession();
   const [burgerOpen, setBurgerOpen] = useState(false);
   const location = useLocation();
   const panelId = useId();
@@ -132,12 +131,7 @@ export function Header() {
     return () => mq.removeEventListener('change', close);
   }, [burgerOpen]);
   const loggedIn = !!user;
-  const upgrade = showUpgradeButton({
-    loggedIn,
-    planName: plan.name,
-    roleOnboarding: settings.roleOnboarding,
-    trialEndedBanner: false,
-  });
+  const upgrade = useShowUpgradeButton();
   return (
     <header className="topbar" ref={ref}>
       <LocalLink to={loggedIn ? '/dashboard' : '/'} className="brand">

@@ -43,10 +43,6 @@ export function InvalidUnsubscribeLinkPage() {
   const { t } = useTranslation();
   return <Message tone="error" title={t('title.invalidLink')} text={t('auth.invalidUnsubscribeText')} />;
 }
-export function JoinTeamPage() {
-  const { t } = useTranslation();
-  return <Message tone="ok" title={t('title.joinTeam')} text={t('auth.joinTeamText')} />;
-}
 export function JoinCoursePage() {
   const { t } = useTranslation();
   return <Message tone="ok" title={t('title.joinCourse')} text={t('auth.joinCourseText')} />;

@@ -16,7 +16,7 @@ import {
 import { Modal } from '../../ui/Modal';
 import { Field } from '../../ui/Field';
 import { UpgradePrompt } from '../../ui/UpgradePrompt';
-import { upgradeVariant } from '../../ui/upgradePrompt';
+import { useUpgradeVariant } from '../billing/useBilling';
 import { useAppDispatch } from '../../app/store';
 import { notify } from '../../ui/toastsSlice';
 import {
@@ -278,17 +278,14 @@ export type UpgradeReason = 'boardLimit' | 'folders' | 'collaborationControls' |
 export function UpgradeDialog({
   reason,
   maxBoards,
-  team,
   onClose,
 }: {
   reason: UpgradeReason;
   maxBoards: number;
-  team: { isOwner: boolean } | null | undefined;
   onClose: () => void;
 }) {
   const { t } = useTranslation('boards');
-  // no trial information exists before billing: the non-trial variant
-  const variant = upgradeVariant({ loggedIn: true, team, canHaveFreeTrial: false });
+  const variant = useUpgradeVariant();
   return (
     <Modal title={t(`upgrade.${reason}Title`)} onClose={onClose} className="upgrade-dialog">
       <p>{t(`upgrade.${reason}Text`, { max: maxBoards })}</p>
@@ -318,6 +315,7 @@ export function ShareDialog({
   const share = useGetShareQuery(boardId, { refetchOnMountOrArgChange: true });
   const [update, { isLoading: saving }] = useUpdateBoardMutation();
   const canRestrict = plan.features.collaborationControls;
+  const upgradeVariantOfUser = useUpgradeVariant();
   const save = async (patch: { defaultPermission?: BoardPermission; deleteOwnOnly?: boolean }) => {
     const result = await update({ boardId, ...patch });
     if ('error' in result) onError(result.error);
@@ -372,7 +370,7 @@ export function ShareDialog({
           {!canRestrict && !data.deleteOwnOnly ? (
             <div className="share-upgrade">
               <p className="muted">{t('upgrade.collaborationControlsText')}</p>
-              <UpgradePrompt variant={upgradeVariant({ loggedIn: true, team: null, canHaveFreeTrial: false })} />
+              <UpgradePrompt variant={upgradeVariantOfUser} />
             </div>
           ) : null}
           <p className="muted" aria-live="polite">

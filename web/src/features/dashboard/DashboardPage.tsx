@@ -100,7 +100,7 @@ function Dashboard({ viewKey }: { viewKey: ViewKey }) {
   const codeText = useCodeText();
   const navigate = useNavigate();
   const lp = useLocalPath();
-  const { user, settings, plan, session } = useSession();
+  const { user, settings, plan } = useSession();
   const myId = user?.id ?? 0;
 
   const boardsQuery = useGetBoardsQuery(myId, { skip: !myId });
@@ -423,7 +423,7 @@ function Dashboard({ viewKey }: { viewKey: ViewKey }) {
         </ConfirmDialog>
       ) : null}
       {dialog?.kind === 'upgrade' ? (
-        <UpgradeDialog reason={dialog.reason} maxBoards={limit.max} team={session.team} onClose={close} />
+        <UpgradeDialog reason={dialog.reason} maxBoards={limit.max} onClose={close} />
       ) : null}
     </div>
   );

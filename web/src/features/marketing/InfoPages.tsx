@@ -1,6 +1,5 @@
-/** Marketing, legal and support pages. */
+/** Marketing, legal and support pages (pricing lives in features/billing). */
 import { useTranslation } from 'react-i18next';
-import { PLAN_NAMES, PLANS } from '@wb/proto';
 import { LocalLink } from '../../app/prefix';
 import { Page } from '../../ui/EmptyState';
 
@@ -26,33 +25,6 @@ export function FeaturesPage() {
           <li key={k}>{t(`home.${k}`)}</li>
         ))}
       </ul>
-    </Page>
-  );
-}
-
-export function PricingPage() {
-  const { t } = useTranslation();
-  return (
-    <Page title={t('title.pricing')} wide>
-      <p className="lead">{t('marketing.pricingText')}</p>
-      <div className="plans">
-        {PLAN_NAMES.map((name) => {
-          const plan = PLANS[name];
-          return (
-            <article key={name} className="card plan">
-              <h2>{t(`plans.${name}`)}</h2>
-              <p className="price">
-                {t('marketing.perMonth', { price: plan.price.yearly.toFixed(2).replace(/\.00$/, '') })}
-              </p>
-              <p className="muted">{t('marketing.billedYearly')}</p>
-              <p>{t('marketing.boards', { count: plan.limits.maxBoards })}</p>
-              <LocalLink to="/signup" className="button">
-                {t('marketing.choose', { plan: t(`plans.${name}`) })}
-              </LocalLink>
-            </article>
-          );
-        })}
-      </div>
     </Page>
   );
 }

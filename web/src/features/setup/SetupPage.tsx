@@ -1,19 +1,21 @@
 /**
- * Role onboarding: role → plan → done. The role is saved with `roleOnboarding: true` so the
- * flag (and this page) stay until "done" clears it. The trial step joins once billing exists.
+ * Role onboarding (spec §2): role → plan → trial → done. The role is saved with
+ * `roleOnboarding: true` so the flag (and this page) stay until "done" clears it. The plan step
+ * offers the 7-day free trial when GET /api/billing/free-trial says so; the trial step needs the
+ * terms ticked (the server refuses without them too) and POSTs /api/billing/trial.
  */
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router-dom';
 import { ROLES, type Role } from '@wb/proto';
-import { LocalLink } from '../../app/prefix';
+import { PlanStep, TrialStep } from '../billing/OnboardingPlan';
 import { useAppDispatch } from '../../app/store';
 import { reportError } from '../../ui/reportError';
 import { useCodeText } from '../../ui/useCodeText';
 import { useUpdateSettingsMutation } from '../session/sessionApi';
 import { useSession } from '../session/useSession';
 
-const STEPS = ['role', 'plan', 'done'] as const;
+const STEPS = ['role', 'plan', 'trial', 'done'] as const;
 type Step = (typeof STEPS)[number];
 
 export function SetupPage() {
@@ -75,21 +77,9 @@ export function SetupPage() {
           </button>
         </form>
       ) : step === 'plan' ? (
-        <div>
-          <h1 id="setup-title">{t('setup.planTitle')}</h1>
-          <p>{t('setup.planText')}</p>
-          <div className="actions">
-            <button type="button" onClick={() => go('role')}>
-              {t('app.back')}
-            </button>
-            <LocalLink to="/pricing" className="button">
-              {t('setup.seePlans')}
-            </LocalLink>
-            <button type="button" className="primary" onClick={() => go('done')}>
-              {t('setup.starterChoice')}
-            </button>
-          </div>
-        </div>
+        <PlanStep onBack={() => go('role')} onStarter={() => go('done')} onTrial={() => go('trial')} />
+      ) : step === 'trial' ? (
+        <TrialStep onBack={() => go('plan')} onStarted={() => go('done')} />
       ) : (
         <div>
           <h1 id="setup-title">{t('setup.doneTitle')}</h1>

@@ -1,0 +1,151 @@
+/// <reference types="jest" />
+/// <reference types="node" />
+/**
+ * Billing end to end in Debian's Chromium: the built app served by a real gateway with auth,
+ * boards, teams and billing (billing talks to its in-process fake Braintree gateway, the default
+ * outside production). A new teacher starts the 7-day trial in onboarding (terms first) and can
+ * then create a folder, which the starter plan locks behind the upgrade prompt; the
+ * subscription page shows the trial, the upgrade page the TEST MODE card form, and the users
+ * page invites with one result per address. A starter user sees the header's upgrade button, the
+ * pricing redirect and the try-for-free upgrade prompt.
+ */
+import { join } from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { startStack, type RunningStack } from '@wb/platform/testing';
+import { DIST, e2eReady, launchChromium, SHOTS, signUpAsTeacher } from './chromium';
+
+const maybe = e2eReady ? describe : describe.skip;
+
+maybe('billing end to end', () => {
+  let stack: RunningStack;
+  let browser: Browser;
+  let base: string;
+
+  beforeAll(async () => {
+    stack = await startStack({
+      deployables: ['services/auth', 'services/boards', 'services/teams', 'services/billing', 'gateway'],
+      envFor: {
+        gateway: { WEB_DIST_DIR: DIST },
+        'services/boards': { PLAN_CACHE_TTL_MS: '0' },
+        'services/billing': { VAT_CHECK: 'fake', SEAT_POLICY: 'auto' },
+      },
+    });
+    base = stack.gatewayUrl;
+    browser = await launchChromium();
+  }, 120_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await stack?.stop();
+  });
+
+  async function newPage(): Promise<Page> {
+    const context = await browser.newContext({ locale: 'en-US', viewport: { width: 1280, height: 900 } });
+    await context.addInitScript(() => localStorage.setItem('wb.consent', '{"necessary":true}'));
+    const page = await context.newPage();
+    page.setDefaultTimeout(30_000);
+    return page;
+  }
+
+  const planName = (page: Page) =>
+    page.evaluate(async () => ((await (await fetch('/api/plan')).json()) as { name: string }).name);
+
+  test('a new teacher starts the trial in onboarding and can then create a folder', async () => {
+    const page = await newPage();
+    await page.goto(`${base}/signup`);
+    await page.getByLabel('Name').fill('Trial Teacher');
+    await page.getByLabel('Email').fill(`trial-${Date.now()}@example.com`);
+    await page.getByLabel('Password').fill('correct horse battery');
+    await page.getByRole('button', { name: 'Sign up' }).click();
+    await page.waitForURL(/\/setup/);
+    await page.getByLabel('Teacher').check();
+    await page.getByRole('button', { name: 'Continue' }).click();
+
+    // plan step: the trial is offered (GET /api/billing/free-trial)
+    await page.getByRole('button', { name: 'Try a paid plan free' }).click();
+    const start = page.getByRole('button', { name: 'Start free trial' });
+    await start.waitFor();
+    expect(await start.isDisabled()).toBe(true);
+    // the server refuses a trial without the terms too
+    const refused = await page.evaluate(async () => {
+      const csrf = /(?:^|; )(?:__Host-)?csrf-token=([^;]+)/.exec(document.cookie)?.[1] ?? '';
+      const res = await fetch('/api/billing/trial', {
+        method: 'POST',
+        headers: {
+          'Content-Type': 'application/json',
+          Accept: 'application/json',
+          'x-csrf-token': decodeURIComponent(csrf),
+        },
+        body: JSON.stringify({ plan: 'standard', billing_period: 'yearly', terms: false }),
+      });
+      return res.status;
+    });
+    expect(refused).toBe(400);
+    await page.getByLabel(/Standard/).check();
+    await page.getByRole('checkbox').check();
+    await page.screenshot({ path: join(SHOTS, 'billing-trial-step.png') });
+    await start.click();
+    await page.getByRole('button', { name: 'Start', exact: true }).click();
+    await page.waitForURL(/\/dashboard$/);
+
+    // the trial gives the standard plan (auth learns it from billing's event)
+    for (let i = 0; i < 50 && (await planName(page)) !== 'standard'; i++) await page.waitForTimeout(200);
+    expect(await planName(page)).toBe('standard');
+    await page.reload();
+    await page.getByText('Boards: 0 / 50').waitFor(); // the standard plan's limit: the plan is loaded
+    expect(await page.getByRole('link', { name: 'Upgrade', exact: true }).count()).toBe(0);
+
+    // folders are a paid feature: the trial unlocks them
+    await page.getByRole('button', { name: 'New folder' }).first().click();
+    const newFolder = page.getByRole('dialog', { name: 'New folder' });
+    await newFolder.getByLabel('Folder name').fill('Trial class');
+    await newFolder.getByRole('button', { name: 'Create folder' }).click();
+    await page
+      .getByRole('navigation', { name: 'Folders' })
+      .getByRole('link', { name: /Trial class/ })
+      .waitFor();
+
+    // the subscription page shows the trial with its days left
+    await page.goto(`${base}/settings/subscription`);
+    await page.getByText('Free trial. Days left: 7').waitFor();
+    await page.screenshot({ path: join(SHOTS, 'billing-subscription-trial.png') });
+
+    // the upgrade page: the fake gateway's TEST MODE card form, VAT for the chosen country
+    await page.goto(`${base}/settings/subscription/upgrade`);
+    await page.getByText('TEST MODE').waitFor();
+    await page.getByLabel('Country').selectOption('EE');
+    await page.getByTestId('sum-vat').filter({ hasText: '€25.92' }).waitFor(); // 9 € × 12 = 108 €, 24 %
+
+    // the users page: a team plan's owner invites several addresses, one result each
+    await page.goto(`${base}/settings/users`);
+    const box = page.getByLabel('Invite people by email');
+    await box.waitFor();
+    await box.fill('colleague@example.com, not-an-address');
+    await page.getByRole('button', { name: 'Send invitations (2)' }).click();
+    await page.locator('.invite-results li[data-code="OK"]').waitFor();
+    await page.locator('.invite-results li[data-code="ERR_EMAIL_INVALID"]').waitFor();
+    await page.getByText('colleague@example.com').first().waitFor();
+    await page.screenshot({ path: join(SHOTS, 'billing-users.png') });
+    await page.context().close();
+  }, 90_000);
+
+  test('pricing for visitors; a starter user gets the upgrade button, the pricing redirect and the try-for-free prompt', async () => {
+    const page = await newPage();
+    await page.goto(`${base}/pricing`);
+    await page.getByRole('heading', { name: 'Ultimate' }).waitFor();
+    await page.getByTestId('price-ultimate').filter({ hasText: '€149' }).waitFor();
+    await page.getByLabel('Monthly').check();
+    await page.getByTestId('price-ultimate').filter({ hasText: '€179' }).waitFor();
+
+    await signUpAsTeacher(page, base, 'Starter Teacher');
+    await page.getByRole('link', { name: 'Upgrade', exact: true }).waitFor();
+    await page.getByRole('button', { name: 'New folder' }).first().click();
+    const prompt = page.getByRole('dialog', { name: 'Folders need a paid plan' });
+    await prompt.getByRole('link', { name: 'Try it for free' }).waitFor();
+    await page.keyboard.press('Escape');
+    await page.goto(`${base}/pricing`);
+    await page.waitForURL(/\/settings\/subscription$/);
+    await page.getByText('You are on the free Starter plan.').waitFor();
+    await page.context().close();
+  }, 60_000);
+});

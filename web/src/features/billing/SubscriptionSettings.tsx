@@ -1,0 +1,709 @@
+/**
+ * Settings → subscription, subscription/upgrade, subscription/update and subscription/invoices
+ * (spec §2, §3 Subscription/Billing form/Invoice, §4 Subscription states, §5, §9).
+ */
+import { useCallback, useEffect, useState, type ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Navigate, useNavigate } from 'react-router-dom';
+import {
+  CANCEL_SUBSCRIPTION_CONFIRMATION_PHRASE,
+  COUNTRY_CODES,
+  MAX_SEATS,
+  PAID_PLAN_NAMES,
+  PLANS,
+  eurosToCents,
+  formatEur,
+  subscriptionState,
+  type BillingFormInput,
+  type BillingPeriod,
+  type PaidPlanName,
+  type Subscription,
+} from '@wb/proto';
+import { LocalLink, LocalNavLink, useLocalPath } from '../../app/prefix';
+import { useAppDispatch } from '../../app/store';
+import { formErrorText } from '../../app/apiClient';
+import { Loading, EmptyState } from '../../ui/EmptyState';
+import { Field } from '../../ui/Field';
+import { FormError } from '../../ui/FormError';
+import { notify } from '../../ui/toastsSlice';
+import { useCodeText } from '../../ui/useCodeText';
+import { useSession } from '../session/useSession';
+import {
+  useCancelSubscriptionMutation,
+  useChangeSubscriptionMutation,
+  useGetBusinessDetailsQuery,
+  useGetBusinessInfoQuery,
+  useGetInvoicesQuery,
+  useGetSubscriptionQuery,
+  useSubscribeMutation,
+} from './billingApi';
+import {
+  billingFormErrors,
+  daysLeft,
+  formatDate,
+  isTeamPlan,
+  memberOfOthersTeam,
+  phraseMatches,
+  quote,
+  type BillingField,
+} from './billingLogic';
+import { PaymentMethod } from './PaymentMethod';
+import { PeriodSwitch } from './PeriodSwitch';
+import './billing.css';
+
+/** −€12.40 for a refund, €1116.00 for a payment */
+const eur = (cents: number) => `${cents < 0 ? '−' : ''}€${formatEur(Math.abs(cents))}`;
+
+/** Subscription pages are the owner's: a member of someone else's team is sent to Team. */
+function OwnerOnly({ children }: { children: ReactNode }) {
+  const lp = useLocalPath();
+  const info = useGetBusinessInfoQuery();
+  if (info.isLoading) return <Loading />;
+  if (memberOfOthersTeam(info.data)) return <Navigate to={lp('/settings/team')} replace />;
+  return <>{children}</>;
+}
+
+function SubNav() {
+  const { t } = useTranslation('billing');
+  return (
+    <nav className="sub-nav" aria-label={t('sub.navLabel')}>
+      <LocalNavLink to="/settings/subscription" end>
+        {t('sub.overview')}
+      </LocalNavLink>
+      <LocalNavLink to="/settings/subscription/upgrade">{t('sub.upgrade')}</LocalNavLink>
+      <LocalNavLink to="/settings/subscription/update">{t('sub.update')}</LocalNavLink>
+      <LocalNavLink to="/settings/subscription/invoices">{t('sub.invoices')}</LocalNavLink>
+    </nav>
+  );
+}
+
+/** The state line of spec §4 for a subscription. */
+export function StateText({ sub, now }: { sub: Subscription | null | undefined; now: Date }) {
+  const { t, i18n } = useTranslation('billing');
+  const state = subscriptionState(sub, now);
+  switch (state) {
+    case 'trial':
+      return (
+        <p className="sub-state state-trial">{t('state.trial', { count: daysLeft(sub!.first_billing_date, now) })}</p>
+      );
+    case 'trialExpired':
+      return <p className="sub-state state-warn">{t('state.trialExpired')}</p>;
+    case 'pastDue':
+      return (
+        <p className="sub-state state-warn">
+          {t('state.pastDue')} <LocalLink to="/settings/subscription/update">{t('state.addPayment')}</LocalLink>
+        </p>
+      );
+    case 'cancelled':
+      return (
+        <p className="sub-state state-warn">
+          {t('state.cancelled', { date: formatDate(sub!.expires, i18n.language) })}
+        </p>
+      );
+    case 'active':
+      return <p className="sub-state state-ok">{t('state.active')}</p>;
+    default:
+      return <p className="sub-state">{t('state.none')}</p>;
+  }
+}
+
+export function SubscriptionOverview() {
+  return (
+    <OwnerOnly>
+      <Overview />
+    </OwnerOnly>
+  );
+}
+
+function Overview() {
+  const { t, i18n } = useTranslation('billing');
+  const { t: tc } = useTranslation();
+  const { plan } = useSession();
+  const sub = useGetSubscriptionQuery();
+  if (sub.isLoading) return <Loading />;
+  const s = sub.data ?? null;
+  const now = new Date();
+  const state = subscriptionState(s, now);
+  return (
+    <div className="subscription">
+      <SubNav />
+      <div className="card sub-card">
+        <p className="sub-plan">
+          {t('sub.currentPlan')}{' '}
+          <strong>{tc(`plans.${s && state !== 'none' && state !== 'trialExpired' ? s.plan : plan.name}`)}</strong>
+        </p>
+        <StateText sub={s} now={now} />
+        {s && state !== 'none' ? (
+          <dl className="sub-details">
+            <dt>{t('sub.period')}</dt>
+            <dd>{t(`period.${s.billing_period}`)}</dd>
+            <dt>{t('sub.seats')}</dt>
+            <dd>{s.seats}</dd>
+            {state !== 'cancelled' && state !== 'trialExpired' ? (
+              <>
+                <dt>{t('sub.nextBilling')}</dt>
+                <dd>
+                  {formatDate(s.next_billing_date ?? s.first_billing_date, i18n.language)} ·{' '}
+                  {eur(s.next_billing_amount)}
+                </dd>
+              </>
+            ) : null}
+          </dl>
+        ) : null}
+        <div className="actions">
+          {state === 'none' || state === 'trialExpired' || state === 'trial' ? (
+            <LocalLink to="/settings/subscription/upgrade" className="button primary">
+              {state === 'trial' ? t('sub.addCard') : t('sub.upgradeNow')}
+            </LocalLink>
+          ) : (
+            <LocalLink to="/settings/subscription/update" className="button primary">
+              {state === 'pastDue' ? t('state.addPayment') : t('sub.change')}
+            </LocalLink>
+          )}
+          <LocalLink to="/settings/subscription/invoices" className="button">
+            {t('sub.invoices')}
+          </LocalLink>
+        </div>
+      </div>
+    </div>
+  );
+}
+
+const EMPTY_FORM: Required<{ [K in BillingField]: string }> = {
+  first_name: '',
+  last_name: '',
+  email: '',
+  company: '',
+  vat_nr: '',
+  country_code: '',
+  city_region: '',
+  postal_code: '',
+  street_address: '',
+  extended_address: '',
+};
+
+function PlanChoice({
+  plan,
+  setPlan,
+  period,
+  setPeriod,
+  seats,
+  setSeats,
+}: {
+  plan: PaidPlanName;
+  setPlan: (p: PaidPlanName) => void;
+  period: BillingPeriod;
+  setPeriod: (p: BillingPeriod) => void;
+  seats: number;
+  setSeats: (n: number) => void;
+}) {
+  const { t } = useTranslation('billing');
+  const { t: tc } = useTranslation();
+  return (
+    <>
+      <PeriodSwitch value={period} onChange={setPeriod} />
+      <fieldset className="choices plan-choices">
+        <legend className="sr-only">{t('sub.plan')}</legend>
+        {PAID_PLAN_NAMES.map((p) => (
+          <label key={p} className={plan === p ? 'choice selected' : 'choice'}>
+            <input type="radio" name="plan" value={p} checked={plan === p} onChange={() => setPlan(p)} />{' '}
+            <strong>{tc(`plans.${p}`)}</strong>{' '}
+            <span className="muted">
+              {t('price.perSeatMonth', {
+                price: formatEur(eurosToCents(PLANS[p].price[period]), { dropZeroCents: true }),
+              })}
+            </span>
+          </label>
+        ))}
+      </fieldset>
+      {isTeamPlan(plan) ? (
+        <Field
+          label={t('sub.seats')}
+          name="seats"
+          type="number"
+          min={1}
+          max={MAX_SEATS}
+          value={String(seats)}
+          hint={t('sub.seatsHint')}
+          onChange={(v) => setSeats(Math.min(MAX_SEATS, Math.max(1, Math.floor(Number(v)) || 1)))}
+        />
+      ) : null}
+    </>
+  );
+}
+
+function Summary({
+  plan,
+  period,
+  seats,
+  country,
+  vatNr,
+}: {
+  plan: PaidPlanName;
+  period: BillingPeriod;
+  seats: number;
+  country: string;
+  vatNr: string;
+}) {
+  const { t } = useTranslation('billing');
+  const q = quote(plan, period, seats, country, vatNr);
+  return (
+    <dl className="sub-details summary" aria-live="polite">
+      <dt>{t('sum.net', { count: q.months })}</dt>
+      <dd data-testid="sum-net">{eur(q.netCents)}</dd>
+      <dt>{q.vatApplies ? t('sum.vat', { rate: q.vatRate }) : t('sum.noVat')}</dt>
+      <dd data-testid="sum-vat">{eur(q.vatCents)}</dd>
+      <dt>
+        <strong>{t('sum.total')}</strong>
+      </dt>
+      <dd data-testid="sum-total">
+        <strong>{eur(q.grossCents)}</strong>
+      </dd>
+    </dl>
+  );
+}
+
+export function UpgradeSettings() {
+  return (
+    <OwnerOnly>
+      <Upgrade />
+    </OwnerOnly>
+  );
+}
+
+function Upgrade() {
+  const { t } = useTranslation('billing');
+  const dispatch = useAppDispatch();
+  const codeText = useCodeText();
+  const navigate = useNavigate();
+  const lp = useLocalPath();
+  const { user } = useSession();
+  const details = useGetBusinessDetailsQuery();
+  const sub = useGetSubscriptionQuery();
+  const [plan, setPlan] = useState<PaidPlanName>('standard');
+  const [period, setPeriod] = useState<BillingPeriod>('yearly');
+  const [seats, setSeats] = useState(1);
+  const [form, setForm] = useState(EMPTY_FORM);
+  const [promo, setPromo] = useState('');
+  const [nonce, setNonce] = useState<string | undefined>();
+  const [tried, setTried] = useState(false);
+  const [error, setError] = useState<string | undefined>();
+  const [subscribe, { isLoading }] = useSubscribeMutation();
+  const onNonce = useCallback((n: string | undefined) => setNonce(n), []);
+
+  // prefill: the saved business details, else the user's name and address
+  useEffect(() => {
+    const d = details.data;
+    const [first = '', ...rest] = (user?.name ?? '').split(' ');
+    setForm((f) => ({
+      ...f,
+      first_name: f.first_name || d?.first_name || first,
+      last_name: f.last_name || d?.last_name || rest.join(' '),
+      email: f.email || d?.email || user?.email || '',
+      company: f.company || d?.company || '',
+      vat_nr: f.vat_nr || d?.vat_nr || '',
+      country_code: f.country_code || d?.country_code || '',
+      city_region: f.city_region || d?.city_region || '',
+      postal_code: f.postal_code || d?.postal_code || '',
+      street_address: f.street_address || d?.street_address || '',
+      extended_address: f.extended_address || d?.extended_address || '',
+    }));
+  }, [details.data, user]);
+  useEffect(() => {
+    const s = sub.data;
+    if (s && s.plan !== 'starter') {
+      setPlan(s.plan);
+      setPeriod(s.billing_period);
+      setSeats(s.seats);
+    }
+  }, [sub.data]);
+
+  const errors = billingFormErrors(form);
+  const set = (k: BillingField) => (v: string) => setForm({ ...form, [k]: v });
+  const fieldError = (k: BillingField) => (tried && errors[k] ? t(`form.error.${errors[k]}`) : undefined);
+  const submit = async () => {
+    setTried(true);
+    setError(undefined);
+    if (Object.keys(errors).length > 0 || !nonce) return;
+    const result = await subscribe({
+      plan,
+      billing_period: period,
+      seats: isTeamPlan(plan) ? seats : 1,
+      nonce,
+      billing: { ...form, country_code: form.country_code.toUpperCase(), vat_nr: form.vat_nr || undefined },
+      ...(promo.trim() ? { promo: promo.trim() } : {}),
+    });
+    if ('error' in result) {
+      setError(formErrorText(result.error, codeText));
+      return;
+    }
+    dispatch(notify({ type: 'info', message: t('sub.subscribed') }));
+    void navigate(lp('/settings/subscription'));
+  };
+
+  return (
+    <div className="subscription">
+      <SubNav />
+      <form
+        className="upgrade-form"
+        noValidate
+        onSubmit={(e) => {
+          e.preventDefault();
+          void submit();
+        }}
+      >
+        <section className="card">
+          <h2>{t('sub.choosePlan')}</h2>
+          <PlanChoice
+            plan={plan}
+            setPlan={setPlan}
+            period={period}
+            setPeriod={setPeriod}
+            seats={seats}
+            setSeats={setSeats}
+          />
+        </section>
+        <section className="card">
+          <h2>{t('form.title')}</h2>
+          <div className="form-grid">
+            <Field
+              label={t('form.first_name')}
+              name="first_name"
+              value={form.first_name}
+              onChange={set('first_name')}
+              error={fieldError('first_name')}
+              autoComplete="given-name"
+            />
+            <Field
+              label={t('form.last_name')}
+              name="last_name"
+              value={form.last_name}
+              onChange={set('last_name')}
+              error={fieldError('last_name')}
+              autoComplete="family-name"
+            />
+            <Field
+              label={t('form.email')}
+              name="email"
+              type="email"
+              value={form.email}
+              onChange={set('email')}
+              error={fieldError('email')}
+              autoComplete="email"
+            />
+            <Field
+              label={t('form.company')}
+              name="company"
+              value={form.company}
+              onChange={set('company')}
+              autoComplete="organization"
+            />
+            <CountrySelect
+              value={form.country_code}
+              onChange={set('country_code')}
+              error={fieldError('country_code')}
+            />
+            <Field
+              label={t('form.vat_nr')}
+              name="vat_nr"
+              value={form.vat_nr}
+              onChange={set('vat_nr')}
+              error={fieldError('vat_nr')}
+              hint={t('form.vatHint')}
+            />
+            <Field
+              label={t('form.city_region')}
+              name="city_region"
+              value={form.city_region}
+              onChange={set('city_region')}
+              error={fieldError('city_region')}
+              autoComplete="address-level2"
+            />
+            <Field
+              label={t('form.postal_code')}
+              name="postal_code"
+              value={form.postal_code}
+              onChange={set('postal_code')}
+              error={fieldError('postal_code')}
+              autoComplete="postal-code"
+            />
+            <Field
+              label={t('form.street_address')}
+              name="street_address"
+              value={form.street_address}
+              onChange={set('street_address')}
+              error={fieldError('street_address')}
+              autoComplete="address-line1"
+            />
+            <Field
+              label={t('form.extended_address')}
+              name="extended_address"
+              value={form.extended_address}
+              onChange={set('extended_address')}
+              autoComplete="address-line2"
+            />
+          </div>
+          <Field label={t('form.promo')} name="promo" value={promo} onChange={setPromo} />
+        </section>
+        <section className="card">
+          <h2>{t('card.title')}</h2>
+          <PaymentMethod onNonce={onNonce} />
+          <Summary
+            plan={plan}
+            period={period}
+            seats={isTeamPlan(plan) ? seats : 1}
+            country={form.country_code}
+            vatNr={form.vat_nr}
+          />
+          {error ? <FormError message={error} /> : null}
+          {tried && Object.keys(errors).length > 0 ? <FormError message={t('form.fix')} /> : null}
+          <button type="submit" className="primary" disabled={isLoading || !nonce}>
+            {isLoading ? t('sub.paying') : t('sub.subscribe')}
+          </button>
+        </section>
+      </form>
+    </div>
+  );
+}
+
+function CountrySelect({ value, onChange, error }: { value: string; onChange: (v: string) => void; error?: string }) {
+  const { t, i18n } = useTranslation('billing');
+  const names = (() => {
+    try {
+      return new Intl.DisplayNames([i18n.language], { type: 'region' });
+    } catch {
+      return undefined;
+    }
+  })();
+  const options = COUNTRY_CODES.map((c) => ({ code: c, name: names?.of(c) ?? c })).sort((a, b) =>
+    a.name.localeCompare(b.name, i18n.language),
+  );
+  return (
+    <div className="field">
+      <label htmlFor="billing-country">{t('form.country_code')}</label>
+      <select
+        id="billing-country"
+        name="country_code"
+        value={value}
+        aria-invalid={error ? true : undefined}
+        onChange={(e) => onChange(e.target.value)}
+      >
+        <option value="">{t('form.chooseCountry')}</option>
+        {options.map((o) => (
+          <option key={o.code} value={o.code}>
+            {o.name}
+          </option>
+        ))}
+      </select>
+      {error ? <small className="field-error">{error}</small> : null}
+    </div>
+  );
+}
+
+export function UpdateSettings() {
+  return (
+    <OwnerOnly>
+      <Update />
+    </OwnerOnly>
+  );
+}
+
+function Update() {
+  const { t } = useTranslation('billing');
+  const dispatch = useAppDispatch();
+  const codeText = useCodeText();
+  const sub = useGetSubscriptionQuery();
+  const [plan, setPlan] = useState<PaidPlanName>('standard');
+  const [period, setPeriod] = useState<BillingPeriod>('yearly');
+  const [seats, setSeats] = useState(1);
+  const [nonce, setNonce] = useState<string | undefined>();
+  const [showCard, setShowCard] = useState(false);
+  const [phrase, setPhrase] = useState('');
+  const [error, setError] = useState<string | undefined>();
+  const [change, changing] = useChangeSubscriptionMutation();
+  const [cancel, cancelling] = useCancelSubscriptionMutation();
+  const onNonce = useCallback((n: string | undefined) => setNonce(n), []);
+  useEffect(() => {
+    const s = sub.data;
+    if (s && s.plan !== 'starter') {
+      setPlan(s.plan);
+      setPeriod(s.billing_period);
+      setSeats(s.seats);
+    }
+  }, [sub.data]);
+  if (sub.isLoading) return <Loading />;
+  const s = sub.data;
+  const now = new Date();
+  const state = subscriptionState(s, now);
+  if (!s || state === 'none' || state === 'trialExpired') {
+    return (
+      <div className="subscription">
+        <SubNav />
+        <EmptyState title={t('sub.noSubscription')}>
+          <LocalLink to="/settings/subscription/upgrade" className="button primary">
+            {t('sub.upgradeNow')}
+          </LocalLink>
+        </EmptyState>
+      </div>
+    );
+  }
+  const done = (message: string) => dispatch(notify({ type: 'info', message }));
+  const saveChange = async () => {
+    setError(undefined);
+    const body = {
+      ...(plan !== s.plan ? { plan } : {}),
+      ...(period !== s.billing_period ? { billing_period: period } : {}),
+      ...(isTeamPlan(plan) && seats !== s.seats ? { seats } : {}),
+    };
+    if (Object.keys(body).length === 0) return;
+    const result = await change(body);
+    if ('error' in result) setError(formErrorText(result.error, codeText));
+    else done(t('sub.changed'));
+  };
+  const saveCard = async () => {
+    if (!nonce) return;
+    setError(undefined);
+    const result = await change({ nonce });
+    if ('error' in result) setError(formErrorText(result.error, codeText));
+    else {
+      setShowCard(false);
+      done(t('sub.cardSaved'));
+    }
+  };
+  const doCancel = async () => {
+    setError(undefined);
+    const result = await cancel({ confirmation: phrase.trim() });
+    if ('error' in result) setError(formErrorText(result.error, codeText));
+    else {
+      setPhrase('');
+      done(t('sub.cancelledToast'));
+    }
+  };
+  return (
+    <div className="subscription">
+      <SubNav />
+      <StateText sub={s} now={now} />
+      {error ? <FormError message={error} /> : null}
+      <section className="card">
+        <h2>{t('sub.changeTitle')}</h2>
+        <p className="muted">{t('sub.changeText')}</p>
+        <PlanChoice
+          plan={plan}
+          setPlan={setPlan}
+          period={period}
+          setPeriod={setPeriod}
+          seats={seats}
+          setSeats={setSeats}
+        />
+        <button type="button" className="primary" onClick={() => void saveChange()} disabled={changing.isLoading}>
+          {t('sub.saveChange')}
+        </button>
+      </section>
+      <section className="card">
+        <h2>{t('card.title')}</h2>
+        {showCard || state === 'pastDue' ? (
+          <>
+            {state === 'pastDue' ? <p>{t('state.pastDue')}</p> : null}
+            <PaymentMethod onNonce={onNonce} />
+            <button
+              type="button"
+              className="primary"
+              onClick={() => void saveCard()}
+              disabled={!nonce || changing.isLoading}
+            >
+              {t('card.save')}
+            </button>
+          </>
+        ) : (
+          <button type="button" onClick={() => setShowCard(true)}>
+            {t('card.replace')}
+          </button>
+        )}
+      </section>
+      {state !== 'cancelled' ? (
+        <section className="card danger-zone">
+          <h2>{t('cancel.title')}</h2>
+          <p>{t('cancel.text')}</p>
+          <Field
+            label={t('cancel.type', { phrase: CANCEL_SUBSCRIPTION_CONFIRMATION_PHRASE })}
+            name="confirmation"
+            value={phrase}
+            onChange={setPhrase}
+            autoComplete="off"
+          />
+          <button
+            type="button"
+            className="danger"
+            disabled={!phraseMatches(phrase, CANCEL_SUBSCRIPTION_CONFIRMATION_PHRASE) || cancelling.isLoading}
+            onClick={() => void doCancel()}
+          >
+            {t('cancel.button')}
+          </button>
+        </section>
+      ) : null}
+    </div>
+  );
+}
+
+export function InvoicesSettings() {
+  return (
+    <OwnerOnly>
+      <Invoices />
+    </OwnerOnly>
+  );
+}
+
+function Invoices() {
+  const { t, i18n } = useTranslation('billing');
+  const invoices = useGetInvoicesQuery();
+  if (invoices.isLoading) return <Loading />;
+  const list = invoices.data ?? [];
+  return (
+    <div className="subscription">
+      <SubNav />
+      {invoices.isError ? <FormError message={t('invoices.error')} /> : null}
+      {list.length === 0 ? (
+        <EmptyState title={t('invoices.none')} />
+      ) : (
+        <div className="table-wrap">
+          <table className="data-table">
+            <thead>
+              <tr>
+                <th scope="col">{t('invoices.date')}</th>
+                <th scope="col">{t('invoices.type')}</th>
+                <th scope="col">{t('invoices.status')}</th>
+                <th scope="col" className="num">
+                  {t('invoices.amount')}
+                </th>
+                <th scope="col">
+                  <span className="sr-only">{t('invoices.pdf')}</span>
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {list.map((inv) => (
+                <tr key={inv.id}>
+                  <td>{formatDate(inv.date, i18n.language)}</td>
+                  <td>{t(`invoices.types.${inv.type}`)}</td>
+                  <td>{t(`invoices.statuses.${inv.status}`)}</td>
+                  <td className="num">{eur(inv.amount)}</td>
+                  <td>
+                    <a
+                      href={`/api/billing/invoices/${encodeURIComponent(inv.id)}.pdf`}
+                      target="_blank"
+                      rel="noreferrer"
+                    >
+                      {t('invoices.pdf')}
+                    </a>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </div>
+  );
+}
+
+export type { BillingFormInput };

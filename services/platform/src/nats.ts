@@ -28,6 +28,7 @@ import { Svcm, ServiceErrorCodeHeader, ServiceErrorHeader } from '@nats-io/servi
 import { context, propagation, ROOT_CONTEXT, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
 import type { Context, Span, TextMapGetter, TextMapSetter } from '@opentelemetry/api';
 import { Histogram } from 'prom-client';
+import type { Counter } from 'prom-client';
 import type { z } from 'zod';
 import {
   addZodIssues,
@@ -411,6 +412,24 @@ export class EncodedJson {
 /** Helper that keeps the input/output types of one endpoint tied together. */
 export function endpoint<I extends z.ZodType, O extends z.ZodType>(e: Endpoint<I, O>): Endpoint<I, O> {
   return e;
+}
+
+/** `ep`, counting every outcome (ok or the error code) per operation in `commands` (a service's *_commands_total) */
+export function countOutcomes(ep: Endpoint, commands: Counter<'operation' | 'outcome'>): Endpoint {
+  const handler = ep.handler.bind(ep);
+  return {
+    ...ep,
+    async handler(input, ctx) {
+      try {
+        const out = await handler(input, ctx);
+        commands.inc({ operation: ep.operation, outcome: 'ok' });
+        return out;
+      } catch (err) {
+        commands.inc({ operation: ep.operation, outcome: err instanceof AppError ? err.code : 'ERR_UNKNOWN' });
+        throw err;
+      }
+    },
+  };
 }
 
 export interface ServiceOptions {

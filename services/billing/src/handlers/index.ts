@@ -1,6 +1,6 @@
 /** Every endpoint of the billing service, one per operation in `billingOperations` (proto). */
+import { countOutcomes } from '@wb/platform';
 import type { Endpoint } from '@wb/platform';
-import { AppError } from '@wb/proto';
 import type { BillingOperation } from '@wb/proto';
 import type { BillingDeps } from '../commands/deps';
 import { clientTokenGetHandler } from './clientTokenGet';
@@ -28,27 +28,6 @@ const HANDLERS: Record<BillingOperation, (deps: BillingDeps) => Endpoint> = {
   'webhook.receive': webhookReceiveHandler,
 };
 
-/** counts every outcome (ok or the error code) per operation: billing_commands_total */
-function counted(deps: BillingDeps, ep: Endpoint): Endpoint {
-  const handler = ep.handler.bind(ep);
-  return {
-    ...ep,
-    async handler(input, ctx) {
-      try {
-        const out = await handler(input, ctx);
-        deps.metrics.commands.inc({ operation: ep.operation, outcome: 'ok' });
-        return out;
-      } catch (err) {
-        deps.metrics.commands.inc({
-          operation: ep.operation,
-          outcome: err instanceof AppError ? err.code : 'ERR_UNKNOWN',
-        });
-        throw err;
-      }
-    },
-  };
-}
-
 export function buildEndpoints(deps: BillingDeps): Endpoint[] {
-  return Object.values(HANDLERS).map((make) => counted(deps, make(deps)));
+  return Object.values(HANDLERS).map((make) => countOutcomes(make(deps), deps.metrics.commands));
 }

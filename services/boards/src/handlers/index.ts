@@ -1,6 +1,6 @@
 /** Every endpoint of the boards service, one per operation in `boardsOperations` (proto). */
+import { countOutcomes } from '@wb/platform';
 import type { Endpoint } from '@wb/platform';
-import { AppError } from '@wb/proto';
 import type { BoardsOperation } from '@wb/proto';
 import type { BoardsDeps } from '../commands/deps';
 import { boardsListHandler } from './boardsList';
@@ -40,27 +40,6 @@ const HANDLERS: Record<BoardsOperation, (deps: BoardsDeps) => Endpoint> = {
   'access.check': accessCheckHandler,
 };
 
-/** counts every outcome (ok or the error code) per operation: boards_commands_total */
-function counted(deps: BoardsDeps, ep: Endpoint): Endpoint {
-  const handler = ep.handler.bind(ep);
-  return {
-    ...ep,
-    async handler(input, ctx) {
-      try {
-        const out = await handler(input, ctx);
-        deps.metrics.commands.inc({ operation: ep.operation, outcome: 'ok' });
-        return out;
-      } catch (err) {
-        deps.metrics.commands.inc({
-          operation: ep.operation,
-          outcome: err instanceof AppError ? err.code : 'ERR_UNKNOWN',
-        });
-        throw err;
-      }
-    },
-  };
-}
-
 export function buildEndpoints(deps: BoardsDeps): Endpoint[] {
-  return Object.values(HANDLERS).map((make) => counted(deps, make(deps)));
+  return Object.values(HANDLERS).map((make) => countOutcomes(make(deps), deps.metrics.commands));
 }

@@ -1,6 +1,6 @@
 /** Every endpoint of the teams service, one per operation in `teamsOperations` (proto). */
+import { countOutcomes } from '@wb/platform';
 import type { Endpoint } from '@wb/platform';
-import { AppError } from '@wb/proto';
 import type { TeamsOperation } from '@wb/proto';
 import type { TeamsDeps } from '../commands/deps';
 import { closeHandler } from './close';
@@ -36,27 +36,6 @@ const HANDLERS: Record<TeamsOperation, (deps: TeamsDeps) => Endpoint> = {
   'seats.check': seatsCheckHandler,
 };
 
-/** counts every outcome (ok or the error code) per operation: teams_commands_total */
-function counted(deps: TeamsDeps, ep: Endpoint): Endpoint {
-  const handler = ep.handler.bind(ep);
-  return {
-    ...ep,
-    async handler(input, ctx) {
-      try {
-        const out = await handler(input, ctx);
-        deps.metrics.commands.inc({ operation: ep.operation, outcome: 'ok' });
-        return out;
-      } catch (err) {
-        deps.metrics.commands.inc({
-          operation: ep.operation,
-          outcome: err instanceof AppError ? err.code : 'ERR_UNKNOWN',
-        });
-        throw err;
-      }
-    },
-  };
-}
-
 export function buildEndpoints(deps: TeamsDeps): Endpoint[] {
-  return Object.values(HANDLERS).map((make) => counted(deps, make(deps)));
+  return Object.values(HANDLERS).map((make) => countOutcomes(make(deps), deps.metrics.commands));
 }

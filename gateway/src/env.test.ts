@@ -13,15 +13,21 @@ describe('gateway env', () => {
     expect(loadGatewayEnv({}).CSRF_SECRET).toBe(a.CSRF_SECRET);
   });
 
-  it('requires both secrets in production, naming each', () => {
+  it('requires its secrets in production, naming each (the realtime one too: the development one is public)', () => {
     expect(() => loadGatewayEnv({ NODE_ENV: 'production' })).toThrow(EnvError);
     try {
       loadGatewayEnv({ NODE_ENV: 'production', CSRF_SECRET: 'short' });
     } catch (err) {
       expect((err as Error).message).toMatch(/SESSION_SECRET: required in production/);
       expect((err as Error).message).toMatch(/CSRF_SECRET: must be at least 32 characters/);
+      expect((err as Error).message).toMatch(/RT_SHARED_SECRET: required in production/);
     }
-    const ok = loadGatewayEnv({ NODE_ENV: 'production', SESSION_SECRET: 's'.repeat(32), CSRF_SECRET: 'c'.repeat(32) });
+    const ok = loadGatewayEnv({
+      NODE_ENV: 'production',
+      SESSION_SECRET: 's'.repeat(32),
+      CSRF_SECRET: 'c'.repeat(32),
+      RT_SHARED_SECRET: 'r'.repeat(32),
+    });
     expect(ok.CSRF_SECRET).toBe('c'.repeat(32));
   });
 

@@ -50,11 +50,7 @@ export const gatewayEnvSchema = baseEnvSchema
       .string()
       .regex(/^\d+\s*(b|kb|mb)?$/i, 'must be a size like 100kb')
       .default('100kb'),
-    /**
-     * HMAC key shared with the realtime nodes (signed x-wb-actor on /rt upgrades). Not required
-     * here: the nodes refuse to start without it in production, so a gateway left on the dev key
-     * fails closed (every upgrade answered 4401).
-     */
+    /** HMAC key shared with the realtime nodes (signed x-wb-actor on /rt upgrades); required in production */
     RT_SHARED_SECRET: secret,
     /** open connections one client address may hold; 0 = no cap. Not applied behind a trusted proxy */
     MAX_CONNECTIONS_PER_ADDRESS: z.coerce.number().int().min(0).default(512),
@@ -63,7 +59,8 @@ export const gatewayEnvSchema = baseEnvSchema
   })
   .superRefine((env, ctx) => {
     if (env.NODE_ENV !== 'production') return;
-    for (const key of ['SESSION_SECRET', 'CSRF_SECRET'] as const) {
+    // the development RT secret is public: in production the nodes refuse it, and so does the gateway
+    for (const key of ['SESSION_SECRET', 'CSRF_SECRET', 'RT_SHARED_SECRET'] as const) {
       if (!env[key]) ctx.addIssue({ code: 'custom', path: [key], message: 'required in production' });
     }
   })

@@ -21,6 +21,7 @@ export function productionStackEnv(): Record<string, string> {
     AUTH_TOKEN_SECRET: secret(),
     SESSION_SECRET: secret(),
     CSRF_SECRET: secret(),
+    RT_SHARED_SECRET: secret(),
   };
 }
 

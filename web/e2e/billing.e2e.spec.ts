@@ -7,11 +7,14 @@
  * then create a folder, which the starter plan locks behind the upgrade prompt; the
  * subscription page shows the trial, the upgrade page the TEST MODE card form, and the users
  * page invites with one result per address. A starter user sees the header's upgrade button, the
- * pricing redirect and the try-for-free upgrade prompt.
+ * pricing redirect and the try-for-free upgrade prompt. Issue 12: a teacher subscribes with the
+ * accepted test card and gets an invoice whose PDF downloads; a team owner invites a colleague
+ * (the teams service mails the join link to an SMTP catcher), the colleague joins from it and has
+ * the team's plan until the owner deactivates their licence.
  */
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
-import { startStack, type RunningStack } from '@wb/platform/testing';
+import { startSmtpCatcher, startStack, type RunningStack, type SmtpCatcher } from '@wb/platform/testing';
 import { DIST, e2eReady, launchChromium, SHOTS, signUpAsTeacher } from './chromium';
 
 const maybe = e2eReady ? describe : describe.skip;
@@ -20,13 +23,16 @@ maybe('billing end to end', () => {
   let stack: RunningStack;
   let browser: Browser;
   let base: string;
+  let catcher: SmtpCatcher;
 
   beforeAll(async () => {
+    catcher = await startSmtpCatcher();
     stack = await startStack({
       deployables: ['services/auth', 'services/boards', 'services/teams', 'services/billing', 'gateway'],
       envFor: {
         gateway: { WEB_DIST_DIR: DIST },
         'services/boards': { PLAN_CACHE_TTL_MS: '0' },
+        'services/teams': { SMTP_URL: catcher.url },
         'services/billing': { VAT_CHECK: 'fake', SEAT_POLICY: 'auto' },
       },
     });
@@ -37,6 +43,7 @@ maybe('billing end to end', () => {
   afterAll(async () => {
     await browser?.close();
     await stack?.stop();
+    await catcher?.close();
   });
 
   async function newPage(): Promise<Page> {
@@ -49,6 +56,28 @@ maybe('billing end to end', () => {
 
   const planName = (page: Page) =>
     page.evaluate(async () => ((await (await fetch('/api/plan')).json()) as { name: string }).name);
+
+  /** polls GET /api/plan from the page until it names `name` (within `timeoutMs`) */
+  async function waitForPlan(page: Page, name: string, timeoutMs = 10_000): Promise<void> {
+    const until = Date.now() + timeoutMs;
+    while ((await planName(page)) !== name && Date.now() < until) await page.waitForTimeout(200);
+    expect(await planName(page)).toBe(name);
+  }
+
+  /** on settings/subscription/upgrade: picks the plan and licences, fills the billing form, pays with the accepted test card */
+  async function subscribe(page: Page, plan: RegExp, seats: number): Promise<void> {
+    await page.goto(`${base}/settings/subscription/upgrade`);
+    await page.getByTestId('test-card-form').waitFor();
+    await page.getByRole('radio', { name: plan }).check();
+    await page.getByLabel('Licences').fill(String(seats));
+    await page.getByLabel('Country').selectOption('DE');
+    await page.getByLabel('City / region').fill('Berlin');
+    await page.getByLabel('Postal code').fill('10115');
+    await page.getByLabel('Street address').fill('Invalidenstraße 1');
+    await page.getByLabel('Test card that is accepted').check();
+    await page.getByRole('button', { name: 'Subscribe' }).click();
+    await page.waitForURL(/\/settings\/subscription$/);
+  }
 
   test('a new teacher starts the trial in onboarding and can then create a folder', async () => {
     const page = await newPage();
@@ -147,5 +176,95 @@ maybe('billing end to end', () => {
     await page.waitForURL(/\/settings\/subscription$/);
     await page.getByText('You are on the free Starter plan.').waitFor();
     await page.context().close();
+  }, 60_000);
+
+  test('a teacher subscribes with a test card and sees the invoice', async () => {
+    const page = await newPage();
+    await signUpAsTeacher(page, base, 'Paying Teacher');
+    await subscribe(page, /Standard/, 1);
+
+    // the overview: the standard plan, active, one licence
+    const card = page.locator('.sub-card');
+    await card.locator('.sub-plan').filter({ hasText: 'Standard' }).waitFor();
+    await card.locator('.sub-state.state-ok').filter({ hasText: 'Active' }).waitFor();
+    await waitForPlan(page, 'standard');
+    await page.screenshot({ path: join(SHOTS, 'billing-subscribed.png') });
+
+    // the invoices page lists the payment; its PDF link answers a PDF (with the page's cookies)
+    await page.goto(`${base}/settings/subscription/invoices`);
+    const pdf = page.getByRole('link', { name: 'PDF' }).first();
+    await pdf.waitFor();
+    await page.getByRole('cell', { name: 'Payment' }).first().waitFor();
+    const href = await pdf.getAttribute('href');
+    expect(href).toMatch(/^\/api\/billing\/invoices\/.+\.pdf$/);
+    const res = await page.context().request.get(`${base}${href}`);
+    expect(res.status()).toBe(200);
+    expect(res.headers()['content-type']).toMatch(/^application\/pdf/);
+    expect((await res.body()).subarray(0, 5).toString('latin1')).toBe('%PDF-');
+    await page.context().close();
+  }, 60_000);
+
+  test("a team owner invites a colleague, who joins from the mail link and gets the team's features; deactivating them takes the features away", async () => {
+    const owner = await newPage();
+    await signUpAsTeacher(owner, base, 'Team Owner');
+    await subscribe(owner, /Premium/, 3);
+    await owner.locator('.sub-card .sub-state.state-ok').filter({ hasText: 'Active' }).waitFor();
+
+    // settings/users: three licences, one used by the owner; invite the colleague
+    const email = `team-colleague-${Date.now()}@example.com`;
+    await owner.goto(`${base}/settings/users`);
+    await owner.getByTestId('licences').filter({ hasText: 'Licences used: 1 of 3' }).waitFor();
+    await owner.getByLabel('Invite people by email').fill(email);
+    await owner.getByRole('button', { name: 'Send invitations (1)' }).click();
+    await owner.locator('.invite-results li[data-code="OK"]').filter({ hasText: email }).waitFor();
+
+    // the mail carries the join-team link
+    const mail = await catcher.waitFor(email, /team/, 15_000);
+    const link = mail.links.find((l) => l.includes('/join-team?token='));
+    if (!link) throw new Error(`no join-team link in: ${mail.text}`);
+    const token = new URL(link).searchParams.get('token')!;
+
+    // the colleague signs up with the invited address in a browser of their own and joins
+    const colleague = await newPage();
+    await colleague.goto(`${base}/signup`);
+    await colleague.getByLabel('Name').fill('Team Colleague');
+    await colleague.getByLabel('Email').fill(email);
+    await colleague.getByLabel('Password').fill('correct horse battery');
+    await colleague.getByRole('button', { name: 'Sign up' }).click();
+    await colleague.waitForURL(/\/setup/);
+    await colleague.getByLabel('Teacher').check();
+    await colleague.getByRole('button', { name: 'Continue' }).click();
+    await colleague.getByRole('button', { name: 'Continue with Starter' }).click();
+    await colleague.getByRole('button', { name: 'Start', exact: true }).click();
+    await colleague.waitForURL(/\/dashboard$/);
+    expect(await planName(colleague)).toBe('starter');
+    await colleague.goto(`${base}/join-team?token=${encodeURIComponent(token)}`);
+    await colleague.getByRole('button', { name: 'Join team' }).click();
+    await colleague.locator('.join-team .state-ok').filter({ hasText: 'You joined' }).waitFor();
+
+    // the team's plan: premium; the dashboard drops the upgrade button and folders open
+    await waitForPlan(colleague, 'premium');
+    await colleague.goto(`${base}/dashboard`);
+    await colleague.getByText('Boards: 0 / 1000').waitFor(); // the premium plan's limit: the plan is loaded
+    expect(await colleague.getByRole('link', { name: 'Upgrade', exact: true }).count()).toBe(0);
+    await colleague.goto(`${base}/settings/team`);
+    await colleague.getByText('Your licence is active (plan: Premium).').waitFor();
+
+    // the owner sees the colleague and deactivates their licence
+    await owner.reload();
+    await owner.getByTestId('licences').filter({ hasText: 'Licences used: 2 of 3' }).waitFor();
+    const row = owner.getByRole('row').filter({ hasText: email });
+    await row.getByRole('button', { name: 'Deactivate' }).click();
+    const dialog = owner.getByRole('alertdialog', { name: 'Deactivate licence?' });
+    await dialog.getByRole('button', { name: 'Deactivate' }).click();
+    await row.getByRole('cell', { name: 'Deactivated', exact: true }).waitFor();
+    await owner.screenshot({ path: join(SHOTS, 'billing-team-deactivated.png') });
+
+    // the colleague is back on starter within a few seconds
+    await waitForPlan(colleague, 'starter', 10_000);
+    await colleague.goto(`${base}/dashboard`);
+    await colleague.getByRole('link', { name: 'Upgrade', exact: true }).waitFor();
+    await owner.context().close();
+    await colleague.context().close();
   }, 60_000);
 });

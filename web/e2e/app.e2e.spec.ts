@@ -4,11 +4,10 @@
  * End to end in Debian's Chromium against the built app served by a real gateway and auth
  * service (isolated PostgreSQL database, NATS prefix and Redis prefix per run).
  */
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { startStack, type RunningStack } from '@wb/platform/testing';
-import { DIST, e2eReady, launchChromium, SHOTS } from './chromium';
+import { axeViolations, DIST, e2eReady, launchChromium, SHOTS } from './chromium';
 
 const maybe = e2eReady ? describe : describe.skip;
 
@@ -149,7 +148,6 @@ maybe('web app end to end', () => {
     // axe is injected by the test, so this context alone bypasses the CSP
     const context = await browser.newContext({ locale: 'en-US', bypassCSP: true });
     const page = await context.newPage();
-    const axe = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
     await page.addInitScript(() => localStorage.setItem('wb.consent', '{"necessary":true}'));
     const found: string[] = [];
     for (const theme of ['light', 'dark']) {
@@ -172,22 +170,7 @@ maybe('web app end to end', () => {
       ]) {
         await page.goto(`${base}${path}`);
         await page.locator('main h1').first().waitFor();
-        await page.evaluate(axe);
-        const violations = await page.evaluate(async () => {
-          const w = window as unknown as {
-            axe: {
-              run: (
-                ctx: Document,
-                opts: object,
-              ) => Promise<{ violations: { id: string; impact: string; nodes: { target: string[] }[] }[] }>;
-            };
-          };
-          const r = await w.axe.run(document, { resultTypes: ['violations'] });
-          return r.violations
-            .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-            .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
-        });
-        found.push(...violations.map((v) => `${theme} ${path} ${v}`));
+        found.push(...(await axeViolations(page, `${theme} ${path}`)));
       }
       if (theme === 'dark') await page.screenshot({ path: join(SHOTS, 'help-dark.png') });
     }

@@ -4,7 +4,7 @@
  * how Debian's Chromium is launched here (without the background-networking flags it keeps
  * trying hosts this closed network refuses).
  */
-import { existsSync, mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 
@@ -45,4 +45,29 @@ export async function signUpAsTeacher(page: Page, base: string, name: string): P
   await page.getByRole('button', { name: 'Start', exact: true }).click();
   await page.waitForURL(/\/dashboard$/);
   return page.evaluate(async () => ((await (await fetch('/api/user')).json()) as { id: number }).id);
+}
+
+let axeSource: string | undefined;
+/**
+ * axe-core's serious and critical violations on the page as it is, each prefixed with `what`.
+ * axe is injected by the test, so the page's context must bypass the CSP (`bypassCSP: true`).
+ */
+export async function axeViolations(page: Page, what: string): Promise<string[]> {
+  axeSource ??= readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
+  await page.addScriptTag({ content: axeSource });
+  const violations = await page.evaluate(async () => {
+    const w = window as unknown as {
+      axe: {
+        run: (
+          ctx: Document,
+          opts: object,
+        ) => Promise<{ violations: { id: string; impact: string; nodes: { target: string[] }[] }[] }>;
+      };
+    };
+    const r = await w.axe.run(document, { resultTypes: ['violations'] });
+    return r.violations
+      .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+      .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+  });
+  return violations.map((v) => `${what} ${v}`);
 }

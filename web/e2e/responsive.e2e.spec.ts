@@ -11,14 +11,13 @@
  * TEST-ONLY SETUP: folders and guests need a paid plan; with no billing yet the plan is written
  * to auth.users.plan (as the dashboard and board e2e do).
  */
-import { readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Pool } from 'pg';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { freePort, startStack, type RunningStack } from '@wb/platform/testing';
-import { DIST, e2eReady, launchChromium, SHOTS, signUpAsTeacher } from './chromium';
+import { axeViolations, DIST, e2eReady, launchChromium, SHOTS, signUpAsTeacher } from './chromium';
 
 const maybe = e2eReady ? describe : describe.skip;
 const SECRET = 'responsive-e2e-shared-secret-0123456789ab';
@@ -117,27 +116,6 @@ maybe('phones, tablets and accessibility', () => {
   }
 
   const setPlan = (plan: string) => db.query('UPDATE auth.users SET plan = $2 WHERE id = $1', [teacherId, plan]);
-
-  const AXE = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
-  /** axe-core's serious and critical violations on the page as it is (the context must bypass the CSP) */
-  async function axeViolations(page: Page, what: string): Promise<string[]> {
-    await page.addScriptTag({ content: AXE });
-    const violations = await page.evaluate(async () => {
-      const w = window as unknown as {
-        axe: {
-          run: (
-            ctx: Document,
-            opts: object,
-          ) => Promise<{ violations: { id: string; impact: string; nodes: { target: string[] }[] }[] }>;
-        };
-      };
-      const r = await w.axe.run(document, { resultTypes: ['violations'] });
-      return r.violations
-        .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-        .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
-    });
-    return violations.map((v) => `${what} ${v}`);
-  }
 
   /** the same page in the other theme, without a reload (as theme.ts applyTheme does it) */
   const setTheme = (page: Page, theme: string) =>

@@ -119,7 +119,7 @@ export const MSG = {
 export type MsgType = (typeof MSG)[keyof typeof MSG];
 
 /** Ephemeral kinds: state kinds keep only the latest per tick; STROKE deltas are appended. */
-export const EPHEMERAL_KIND = { CURSOR: 1, STROKE: 2, SELECTION: 3, VIEWPORT: 4 } as const;
+export const EPHEMERAL_KIND = { CURSOR: 1, STROKE: 2, SELECTION: 3, VIEWPORT: 4, LASER: 5 } as const;
 export type EphemeralKind = (typeof EPHEMERAL_KIND)[keyof typeof EPHEMERAL_KIND];
 export const EPHEMERAL_KINDS: readonly number[] = Object.values(EPHEMERAL_KIND);
 
@@ -313,6 +313,9 @@ export const SHAPE_KINDS = [
 ] as const;
 export type ShapeKind = (typeof SHAPE_KINDS)[number];
 export const GEOMETRIC_SHAPES = ['rectangle', 'ellipse', 'triangle', 'diamond', 'star', 'hexagon', 'arrow'] as const;
+/** How a closed shape is filled with its fillColor: none (outline only), solid, or semi (≈30 % alpha). */
+export const FILL_STYLES = ['none', 'solid', 'semi'] as const;
+export type FillStyle = (typeof FILL_STYLES)[number];
 
 /** Fields every shape has. Colours are 0xRRGGBB integers (settings keep [r,g,b]). */
 export interface ShapeBase {
@@ -331,7 +334,11 @@ export interface ShapeBase {
   strokeWidth?: number;
   linePattern?: string;
   fillColor?: number | null;
+  /** absent = 'solid' when fillColor is set, else none */
+  fill?: FillStyle;
   opacity?: number;
+  /** shapes with the same groupId select, move and resize together (group/ungroup) */
+  groupId?: string;
 }
 export interface PenShape extends ShapeBase {
   kind: 'pen';
@@ -362,12 +369,18 @@ export interface ConnectorShape extends ShapeBase {
   toId: string | null;
   fromAnchor?: string;
   toAnchor?: string;
+  arrowStart?: boolean;
+  arrowEnd?: boolean;
+  /** right-angled route instead of a straight line */
+  elbow?: boolean;
 }
 export interface GeometricShape extends ShapeBase {
   kind: 'shape';
   shapeType: (typeof GEOMETRIC_SHAPES)[number];
   w: number;
   h: number;
+  /** a label inside the shape (collaborative text) */
+  text?: string;
 }
 export interface StickyShape extends ShapeBase {
   kind: 'sticky';
@@ -646,6 +659,8 @@ export async function resolveRealtimeOwner(
 //                   then f32 x, f32 y per point (absolute world coordinates)  ≤ 4 KiB
 //   selection (3) = u16 count, then per id: u8 length + id (UTF-8)
 //   viewport  (4) = f32 x, f32 y, f32 width, f32 height (the visible world rectangle)  16 bytes
+//   laser     (5) = f32 x, f32 y (the pointer's latest position; receivers draw a fading trail;
+//                   never stored; anyone may point, viewers too)                   8 bytes
 
 export interface CursorPayload {
   x: number;

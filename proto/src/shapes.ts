@@ -12,7 +12,7 @@
  * `text` and `latex` may also be collaborative text (an Automerge Text object): the realtime node
  * passes those as `{ textLength }` (it never materialises the document); the web passes strings.
  */
-import { GEOMETRIC_SHAPES, SHAPE_KINDS, unpackPoints } from './realtime';
+import { FILL_STYLES, GEOMETRIC_SHAPES, SHAPE_KINDS, unpackPoints } from './realtime';
 import type { ShapeKind } from './realtime';
 import { FORMULA_ALIGNMENTS, LINE_PATTERNS } from './settings';
 
@@ -169,7 +169,9 @@ const BASE: Record<string, FieldSpec> = {
   strokeWidth: opt(finite(0, L.maxStrokeWidth)),
   linePattern: opt(oneOf(LINE_PATTERNS)),
   fillColor: opt(nullable(colour)),
+  fill: opt(oneOf(FILL_STYLES)),
   opacity: opt(finite(0, 1)),
+  groupId: opt(shapeId),
   /** records of older documents carry their id (SPEC D4); never written any more */
   id: opt(shapeId),
 };
@@ -186,8 +188,16 @@ const KIND_FIELDS: Record<ShapeKind, Record<string, FieldSpec>> = {
     toId: req(nullable(shapeId)),
     fromAnchor: opt(word(1, L.maxShortString)),
     toAnchor: opt(word(1, L.maxShortString)),
+    arrowStart: opt(boolean),
+    arrowEnd: opt(boolean),
+    elbow: opt(boolean),
   },
-  shape: { shapeType: req(oneOf(GEOMETRIC_SHAPES)), w: req(size), h: req(size) },
+  shape: {
+    shapeType: req(oneOf(GEOMETRIC_SHAPES)),
+    w: req(size),
+    h: req(size),
+    text: opt(text(L.maxText, true)),
+  },
   sticky: { w: req(size), h: req(size), text: req(text(L.maxText, true)), color: req(colour) },
   text: {
     text: req(text(L.maxText, true)),

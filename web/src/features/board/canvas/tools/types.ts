@@ -104,6 +104,10 @@ export interface ToolHost {
   mayDelete(shape: ShapeRecord): boolean;
   /** world rectangle visible on screen */
   viewRect(): Rect;
+  /** pan the view by a screen distance (the hand tool; content follows the pointer) */
+  pan(dsx: number, dsy: number): void;
+  /** draw an uncommitted shape record as it will look (tool previews), world transform set */
+  drawShape(g: CanvasRenderingContext2D, shape: ShapeRecord): void;
 }
 
 export interface Tool {

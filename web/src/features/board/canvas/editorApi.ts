@@ -1,0 +1,62 @@
+/**
+ * What the React board page sees of the imperative editor (BoardView implements it): commands,
+ * the tool and style, and a small observable state for the toolbar, panels and minimap.
+ */
+import type { BoardBackground, ShapeKind } from '@wb/proto';
+import type { ActionId } from './actions';
+import type { Camera, Rect } from './camera';
+import type { Scene } from './scene';
+import type { ToolId, ToolStyle } from './tools/types';
+
+export interface EditorSelection {
+  count: number;
+  kinds: readonly ShapeKind[];
+  /** every selected shape is locked */
+  locked: boolean;
+  /** the selection is exactly one or more whole groups */
+  grouped: boolean;
+}
+
+export interface EditorState {
+  tool: ToolId;
+  style: ToolStyle;
+  selection: EditorSelection;
+  canUndo: boolean;
+  canRedo: boolean;
+  camera: Camera;
+  /** world rectangle on screen */
+  view: Rect;
+  /** CSS px of the board surface */
+  screen: { width: number; height: number };
+  /** touch pans, only a stylus draws (palm rejection); a device preference in localStorage */
+  penOnly: boolean;
+}
+
+/** Preferences and board facts the view needs (settings, theme, the board's background). */
+export interface EditorOptions {
+  theme: 'light' | 'dark';
+  background: BoardBackground;
+  snapping: boolean;
+  inertialPanning: boolean;
+  showParticipantNames: boolean;
+}
+
+export interface EditorApi {
+  readonly scene: Scene;
+  getState(): EditorState;
+  /** useSyncExternalStore-compatible */
+  subscribe(fn: () => void): () => void;
+  setTool(id: ToolId): void;
+  setStyle(patch: Partial<ToolStyle>): void;
+  setPenOnly(on: boolean): void;
+  setOptions(patch: Partial<EditorOptions>): void;
+  /** run a command (toolbar button, menu, shortcut); false when it did nothing */
+  run(action: ActionId): boolean;
+  /** may this command run now (selection, access, undo stack)? power-tool gating is the page's */
+  can(action: ActionId): boolean;
+  setCamera(c: Camera): void;
+  /** centre the view on a world point (minimap click) */
+  centerOn(x: number, y: number): void;
+  /** other people's visible rectangles (minimap), by peer id */
+  peerViewports(): ReadonlyMap<number, Rect>;
+}

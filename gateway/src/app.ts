@@ -77,7 +77,7 @@ export function createApp(deps: AppDeps): Express {
       log,
       registry: deps.metrics,
       trustTraceparent: config.trustProxy !== false,
-      headers: securityHeaders(config.secureCookies),
+      headers: securityHeaders(config.secureCookies, config.payments),
     }),
   );
   if (web.assets) app.use(web.assets);

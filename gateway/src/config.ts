@@ -1,5 +1,6 @@
 /** What the HTTP layer needs from the environment, derived once at start. */
 import type { GatewayEnv } from './env';
+import type { PaymentEnvironment } from './http/security';
 
 export interface CookieNames {
   /** opaque session token (HttpOnly) */
@@ -23,6 +24,8 @@ export interface GatewayConfig {
   trustProxy: boolean | number | string;
   bodyLimit: string;
   redisPrefix: string;
+  /** which payment pages the CSP must allow (Braintree's Drop-in outside the fake gateway) */
+  payments: PaymentEnvironment;
 }
 
 export function configFromEnv(env: GatewayEnv): GatewayConfig {
@@ -40,5 +43,6 @@ export function configFromEnv(env: GatewayEnv): GatewayConfig {
     trustProxy: env.TRUST_PROXY,
     bodyLimit: env.BODY_LIMIT,
     redisPrefix: env.REDIS_PREFIX,
+    payments: env.BRAINTREE_ENVIRONMENT,
   };
 }

@@ -53,4 +53,10 @@ describe('gateway env', () => {
       device: 'dev',
     });
   });
+
+  it("widens the CSP for Braintree's Drop-in only with a real payment gateway", () => {
+    expect(configFromEnv(loadGatewayEnv({})).payments).toBe('fake');
+    expect(configFromEnv(loadGatewayEnv({ BRAINTREE_ENVIRONMENT: 'sandbox' })).payments).toBe('sandbox');
+    expect(() => loadGatewayEnv({ BRAINTREE_ENVIRONMENT: 'live' })).toThrow(/BRAINTREE_ENVIRONMENT/);
+  });
 });

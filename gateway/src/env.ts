@@ -45,6 +45,8 @@ export const gatewayEnvSchema = baseEnvSchema
     /** signs CSRF tokens; required in production */
     CSRF_SECRET: secret,
     WEB_DIST_DIR: z.string().default(path.join(REPO_ROOT, 'web', 'dist')),
+    /** the billing service's payment gateway: sandbox/production widen the CSP for Braintree's Drop-in */
+    BRAINTREE_ENVIRONMENT: z.enum(['fake', 'sandbox', 'production']).default('fake'),
     TRUST_PROXY: trustProxySchema,
     BODY_LIMIT: z
       .string()

@@ -138,10 +138,12 @@ export const SELLER_COUNTRY = 'EE';
 
 /**
  * Standard VAT rates of the 27 EU member states, in percent, keyed by ISO country code (Greece is
- * GR here; its VAT numbers use the prefix EL). Source: European Commission, "VAT rates applied
- * in the Member States of the European Union", situation at 1 August 2025 (EE 24 % since
- * 1 July 2025, RO 21 % since 1 August 2025, SK 23 % since 1 January 2025, FI 25.5 % since
- * 1 September 2024). Rates change: check the Commission's list before each release.
+ * GR here; its VAT numbers use the prefix EL). Source: European Commission, "VAT rates applied in
+ * the Member States of the European Union" (taxation-customs.ec.europa.eu), the rates in force on
+ * 1 January 2026, checked in November 2026. Recent changes it includes: FI 25.5 % since
+ * 1 September 2024, SK 23 % since 1 January 2025, EE 24 % since 1 July 2025, RO 21 % since
+ * 1 August 2025 (LU is back at 17 % since 2024). Rates change: check the Commission's list before
+ * each release; `vatRates.test.ts` lists every rate so a change is a visible, reviewed edit.
  */
 export const EU_STANDARD_VAT_RATES: Readonly<Record<string, number>> = {
   AT: 20,

@@ -49,6 +49,16 @@ export const EVENT_SCHEMAS = {
     businessId: z.number().int(),
     plan: z.enum(PLAN_NAMES).nullable(),
   }),
+  /**
+   * a business was closed (by its owner, or because the owner's account was terminated): every
+   * licence ended; subscriptionId = the owner's subscription that paid for it (billing cancels it)
+   */
+  'teams.business.closed.v1': z.object({
+    businessId: z.number().int(),
+    ownerId: z.number().int(),
+    subscriptionId: z.string(),
+    reason: z.enum(['owner', 'owner_terminated']),
+  }),
 
   // boards service: board metadata (content belongs to the realtime nodes)
   'boards.board.created.v1': z.object({

@@ -69,7 +69,7 @@ export const billingRoutes = defineRoutes([
     'put',
     '/api/billing/subscription',
     'subscription.update',
-    'Change the plan, period or seats of the subscription, or give it a new payment method',
+    'Change the plan, period (a new subscription from the end of the paid period) or seats of the subscription, or give it a new payment method',
     {
       errors: [...provider, 'ERR_SEAT_COUNT_TOO_LOW', 'ERR_NOT_FOUND', 'ERR_INVALID_INPUT'],
       timeoutMs: PROVIDER_TIMEOUT_MS,

@@ -2,7 +2,8 @@
  * Billing service bootstrap only: V8 settings, then tracing (before pg/ioredis/bullmq and the
  * Braintree SDK's http are loaded, so they get instrumented), then the platform runtime (logger,
  * PostgreSQL + migrations, NATS), the payment provider (Braintree, or an in-process fake gateway
- * in development), the outbox relay, a reconciliation pass over pending operations, the
+ * in development), the outbox relay, the consumers of auth.user.terminated and teams.business.closed
+ * (their subscriptions are cancelled at the provider), a reconciliation pass over pending operations, the
  * maintenance job and the endpoints.
  */
 import { tuneV8 } from '@wb/platform/v8';
@@ -21,6 +22,7 @@ import { buildEndpoints } from './handlers';
 import { MAINTENANCE_QUEUE, processMaintenanceJob, scheduleMaintenance } from './jobs/maintenance';
 import type { MaintenanceJob } from './jobs/maintenance';
 import { createBillingMetrics } from './metrics';
+import { BusinessClosedProcessor, UserTerminatedProcessor } from './processors/accountClosures';
 import { BraintreeProvider } from './payments/braintreeProvider';
 import { InstrumentedProvider } from './payments/instrumentedProvider';
 import { TeamsSeatPolicy } from './policies/seatPolicy';
@@ -87,6 +89,8 @@ runMain('billing', async () => {
   };
 
   rt.startOutboxRelay();
+  await rt.consume(new UserTerminatedProcessor(deps));
+  await rt.consume(new BusinessClosedProcessor(deps));
 
   // a crash between a payment and its commit left pending operations: finish them from the
   // provider's truth now (those the provider does not know yet wait for the job)

@@ -558,6 +558,16 @@ describe('closing the business and terminating accounts', () => {
     expect(await info(olga.browser)).toBeNull();
     const { rows } = await db.query('SELECT status FROM teams.invitations WHERE email = $1', [pending]);
     expect(rows).toEqual([{ status: 'cancelled' }]);
+    // billing hears which subscription paid for it (it cancels that one at the provider)
+    const { rows: closed } = await db.query(
+      "SELECT data FROM teams.outbox WHERE type = 'teams.business.closed.v1' AND (data->>'ownerId')::int = $1",
+      [olga.id],
+    );
+    expect(closed).toEqual([
+      {
+        data: { businessId: expect.any(Number), ownerId: olga.id, subscriptionId: expect.any(String), reason: 'owner' },
+      },
+    ]);
     // the owner keeps her own subscription's plan
     expect(await planOf(olga.browser)).toBe('premium');
   });

@@ -8,6 +8,7 @@ import { appendEvent } from '@wb/platform';
 import type { PoolClient } from '@wb/platform';
 import type { PaidPlanName } from '@wb/proto';
 import { givesPlan } from '../policies/subscriptionRules';
+import { isTerminated } from '../repositories/closures';
 import { findEntitlement, saveEntitlement } from '../repositories/entitlements';
 import type { SubscriptionRow } from '../repositories/subscriptions';
 import { SCHEMA } from './deps';
@@ -32,6 +33,9 @@ export async function announceEntitlement(
   now: Date,
 ): Promise<Grant & { changed: boolean }> {
   const grant = grantOf(row, now);
+  // a terminated account gets nothing announced: a payment reconciled after the termination (and
+  // cancelled at once) must not open a business or give a plan to an account that is gone
+  if (await isTerminated(client, row.user_id)) return { ...grant, changed: false };
   const last = await findEntitlement(client, row.user_id);
   const same =
     last !== null && last.subscription_id === row.id && last.plan === grant.plan && last.seats === grant.seats;

@@ -39,7 +39,12 @@ import {
   touchOperation,
 } from '../repositories/operations';
 import type { OperationKind, OperationRow } from '../repositories/operations';
-import { findCurrentSubscription, findSubscriptionById, upsertSubscription } from '../repositories/subscriptions';
+import {
+  findCurrentSubscription,
+  findSubscriptionById,
+  updateSubscription,
+  upsertSubscription,
+} from '../repositories/subscriptions';
 import type { SubscriptionRow } from '../repositories/subscriptions';
 import type { BillingDeps } from './deps';
 import { announceEntitlement } from './entitlements';
@@ -80,6 +85,22 @@ export interface ChangeRequest extends Priced {
 }
 
 export type CancelRequest = Record<string, never>;
+
+/**
+ * A billing-period change: Braintree keeps a subscription's billing cycle for life (error 91922),
+ * so the operation creates `sub-<key>` on the same payment method, starting when the paid period
+ * of `replaces` ends (nothing charged now; no proration, spec §4: no refunds), then cancels
+ * `replaces`, which keeps giving its plan until that day. Creating first means a failure leaves
+ * the old subscription untouched; the reconciler finishes the cancellation when the new one exists.
+ */
+export interface PeriodChangeRequest extends Priced {
+  promoCode: string | null;
+  promoPercent: number;
+  /** ISO; when the new subscription is first billed (the old one's paid period end), null = now */
+  firstBillingDate: string | null;
+  /** the subscription it replaces */
+  replaces: string;
+}
 
 /** How long a finished request is recognised when it is sent again. */
 const REPLAY_WINDOW_MS = 24 * 3600_000;
@@ -233,6 +254,25 @@ export function providerCarriedOut(op: OperationRow, p: ProviderSubscription): b
     }
     case 'cancel':
       return p.status === 'Canceled' || p.status === 'Expired';
+    case 'period_change':
+      // the new subscription exists; the old one's cancellation is made sure of before completing
+      return p.id === op.subscription_id;
+  }
+}
+
+/**
+ * The second half of a period change: cancel the subscription it replaces. Idempotent (cancelling
+ * a cancelled one is a no-op). Any failure is an *unknown* outcome for the operation — the new
+ * subscription exists, so the operation must never be rolled back — and stays pending.
+ */
+export async function cancelReplaced(deps: BillingDeps, replaces: string): Promise<void> {
+  try {
+    await deps.provider.cancelSubscription(replaces);
+  } catch (err) {
+    const old = await deps.provider.findSubscription(replaces).catch(() => null);
+    if (old && (old.status === 'Canceled' || old.status === 'Expired')) return;
+    if (err instanceof AppError && err.code === 'ERR_NOT_FOUND' && !old) return; // nothing left to renew
+    throw new AppError('ERR_BRAINTREE', 'The payment provider is not reachable at the moment, please try again');
   }
 }
 
@@ -251,6 +291,7 @@ export async function reconcileOperation(
         : `trial-${op.subscription_id.slice('sub-'.length)}`;
       p = await deps.provider.findSubscription(twin);
     }
+    if (p && op.kind === 'period_change') await cancelReplaced(deps, (op.request as PeriodChangeRequest).replaces);
   } catch {
     deps.metrics.reconciled.inc({ result: 'pending' });
     return 'pending'; // provider not reachable: next time
@@ -327,9 +368,16 @@ export async function completeOperation(
     }
     await finishOperation(client, op.id, 'done', now);
 
-    if (op.kind === 'subscribe') {
-      const r = op.request as SubscribeRequest;
-      await upsertCustomer(client, customerRow(op.user_id, r.customer, now));
+    if (op.kind === 'subscribe' || op.kind === 'period_change') {
+      const r = op.request as SubscribeRequest | PeriodChangeRequest;
+      if ('customer' in r) await upsertCustomer(client, customerRow(op.user_id, r.customer, now));
+      if ('replaces' in r) {
+        // cancelled at the provider before this commit; it keeps its plan until its paid period ends
+        const old = await findSubscriptionById(client, r.replaces, { forUpdate: true });
+        if (old && old.status !== 'Canceled' && old.status !== 'Expired') {
+          await updateSubscription(client, old.id, { status: 'Canceled', cancelled_at: now, next_billing_date: null });
+        }
+      }
       const created = Number.isNaN(p.createdAt.getTime()) ? now : p.createdAt;
       const state = changesFromProvider(p, now);
       const row = await upsertSubscription(client, {

@@ -12,6 +12,7 @@ const base: ProviderSubscription = {
   nextBillingDate: '2026-06-15',
   paidThroughDate: '2026-06-14',
   trialing: false,
+  paymentMethodToken: 'pm-1',
   createdAt: NOW,
 };
 

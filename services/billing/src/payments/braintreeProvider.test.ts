@@ -6,7 +6,7 @@ import braintree from 'braintree';
 import { AppError, billingFormSchema, type BillingForm } from '@wb/proto';
 import { FakeBraintree, WEBHOOK_SAMPLE_KINDS } from '../testing/fakeBraintree';
 import { BraintreeProvider, braintreeEnvironment } from './braintreeProvider';
-import { customerIdFor, type SubscribeInput } from './provider';
+import { customerIdFor, wasRefused, type SubscribeInput } from './provider';
 
 const DAY = 86400000;
 let fake: FakeBraintree;
@@ -250,6 +250,39 @@ describe('change, cancel, find', () => {
     });
     expect(changed).toMatchObject({ planId: 'ultimate-yearly', amountCents: 221712, status: 'Active' });
     expect(fake.charges()).toHaveLength(1);
+  });
+
+  it('refuses a plan with another billing cycle like Braintree (91922), changing nothing', async () => {
+    const id = await customer();
+    const sub = await provider.subscribe(subscribeInput(id));
+    const err = await appError(
+      provider.changeSubscription({ subscriptionId: sub.id, planId: 'premium-monthly', amountCents: 3596 }),
+    );
+    expect(err.code).toBe('ERR_BRAINTREE');
+    expect(wasRefused(err)).toBe(true);
+    expect(err.message).toMatch(/billing period cannot be changed/);
+    expect(fake.subscriptions.get(sub.id)).toMatchObject({ planId: 'premium-yearly', priceCents: 37200 });
+  });
+
+  it('starts a following subscription on the same card later, as sub-<key>, charging nothing now', async () => {
+    const id = await customer();
+    const first = await provider.subscribe(subscribeInput(id));
+    expect(first.paymentMethodToken).toBeTruthy();
+    const start = new Date(Date.now() + 30 * 24 * 3600_000);
+    const next = await provider.subscribe(
+      subscribeInput(id, {
+        nonce: undefined,
+        paymentMethodToken: first.paymentMethodToken!,
+        planId: 'premium-monthly',
+        amountCents: 3596,
+        firstBillingDate: start,
+        trial: false,
+      }),
+    );
+    expect(next.id).toMatch(/^sub-/);
+    expect(next).toMatchObject({ status: 'Pending', firstBillingDate: start.toISOString().slice(0, 10) });
+    expect(next.paymentMethodToken).toBe(first.paymentMethodToken);
+    expect(fake.charges(id)).toHaveLength(1);
   });
 
   it('a new payment method resumes a past-due subscription by charging the balance', async () => {

@@ -97,6 +97,7 @@ interface BtSubscription {
   firstBillingDate?: string | null;
   nextBillingDate?: string | null;
   paidThroughDate?: string | null;
+  paymentMethodToken?: string | null;
   createdAt?: string | Date;
 }
 
@@ -142,6 +143,7 @@ const READABLE_CODES: Record<string, string> = {
   '91732': 'The payment details have expired, please enter them again',
   '91904': 'This plan cannot be bought at the moment',
   '81901': 'This subscription is cancelled and cannot be changed',
+  '91922': 'The billing period cannot be changed on this subscription',
 };
 
 /**
@@ -207,6 +209,7 @@ export function toProviderSubscription(sub: BtSubscription): ProviderSubscriptio
     nextBillingDate: sub.nextBillingDate || null,
     paidThroughDate: sub.paidThroughDate || null,
     trialing: status === 'Pending',
+    paymentMethodToken: sub.paymentMethodToken || null,
     createdAt: toDate(sub.createdAt),
   };
 }
@@ -278,19 +281,23 @@ export class BraintreeProvider implements PaymentProvider {
   }
 
   async subscribe(input: SubscribeInput): Promise<ProviderSubscription> {
-    const trial = !!input.firstBillingDate && input.firstBillingDate.getTime() > this.now().getTime();
+    const later = !!input.firstBillingDate && input.firstBillingDate.getTime() > this.now().getTime();
     // spec §4: a subscription id starting with "trial-" marks a trial
-    const subscriptionId = idempotentId(trial ? 'trial' : 'sub', input.idempotencyKey);
+    const subscriptionId = idempotentId(later && input.trial !== false ? 'trial' : 'sub', input.idempotencyKey);
     const existing = await this.findSubscription(subscriptionId);
     if (existing) return existing; // a retry: created (and charged) by an earlier attempt
 
-    const token = await this.vault(input.customerId, input.nonce, idempotentId('pm', input.idempotencyKey));
+    let token = input.paymentMethodToken;
+    if (!token) {
+      if (!input.nonce) throw new RangeError('subscribe needs a nonce or a payment method token');
+      token = await this.vault(input.customerId, input.nonce, idempotentId('pm', input.idempotencyKey));
+    }
     const request = {
       id: subscriptionId,
       paymentMethodToken: token,
       planId: input.planId,
       price: centsToDecimal(input.amountCents),
-      ...(trial ? { firstBillingDate: day(input.firstBillingDate!) } : {}),
+      ...(later ? { firstBillingDate: day(input.firstBillingDate!) } : {}),
     };
     const result = (await call(() =>
       this.gateway.subscription.create(request as braintree.SubscriptionCreateRequest),

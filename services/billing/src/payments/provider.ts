@@ -33,8 +33,10 @@ export interface ProviderCustomer {
 
 export interface SubscribeInput {
   customerId: string;
-  /** single-use payment method nonce from Drop-in (or a test nonce) */
-  nonce: string;
+  /** single-use payment method nonce from Drop-in (or a test nonce); or else… */
+  nonce?: string;
+  /** …a payment method the customer already has at the provider (a period change keeps the card) */
+  paymentMethodToken?: string;
   /** provider plan id, see `billingPlanId(plan, period)` in proto */
   planId: string;
   /**
@@ -47,6 +49,11 @@ export interface SubscribeInput {
   idempotencyKey: string;
   /** a future date starts a trial: nothing is charged until then (spec §9: 7 days) */
   firstBillingDate?: Date;
+  /**
+   * false: a future first billing date is not a trial but the start of a paid subscription that
+   * follows another one (a period change), so its id is `sub-<key>`, never `trial-<key>`
+   */
+  trial?: boolean;
 }
 
 export interface ChangeSubscriptionInput {
@@ -84,6 +91,8 @@ export interface ProviderSubscription {
   paidThroughDate: string | null;
   /** true while the first billing date is in the future */
   trialing: boolean;
+  /** the vaulted payment method it charges */
+  paymentMethodToken: string | null;
   createdAt: Date;
 }
 

@@ -1,7 +1,8 @@
 /** billing.operations: pending provider operations. SQL only. */
 import type { Db } from './db';
 
-export type OperationKind = 'subscribe' | 'change' | 'cancel';
+/** period_change: a new subscription on the same payment method, then the old one cancelled */
+export type OperationKind = 'subscribe' | 'change' | 'cancel' | 'period_change';
 export type OperationState = 'pending' | 'done' | 'failed';
 
 export interface OperationRow<R = unknown> {

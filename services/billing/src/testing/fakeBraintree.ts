@@ -633,10 +633,16 @@ export class FakeBraintree {
       ]);
     }
     if (attrs.plan_id !== undefined) {
-      if (!this.planMonths(str(attrs.plan_id))) {
+      const months = this.planMonths(str(attrs.plan_id));
+      if (!months) {
         throw new ValidationFailure('Plan ID is invalid.', [
           { code: '91904', attribute: 'plan_id', message: 'Plan ID is invalid.' },
         ]);
+      }
+      if (months !== this.planMonths(sub.planId)) {
+        // like Braintree: a subscription keeps its plan's billing cycle for life
+        const message = 'Cannot update subscription to a plan with a different billing frequency.';
+        throw new ValidationFailure(message, [{ code: '91922', attribute: 'plan_id', message }]);
       }
       sub.planId = str(attrs.plan_id);
     }

@@ -3,8 +3,10 @@
  * who held an active one), pending invitations are cancelled, the row is kept with closed_at. The
  * owner may terminate their account afterwards. A closed business opens again only for another
  * subscription (commands/subscriptionSync). Also run when the owner's account is terminated.
+ * teams.business.closed.v1 (same transaction) tells billing to cancel the subscription that paid
+ * for the licences: they can never give anything again, so it must not renew.
  */
-import { withTransaction } from '@wb/platform';
+import { appendEvent, withTransaction } from '@wb/platform';
 import type { PoolClient } from '@wb/platform';
 import { CLOSE_BUSINESS_CONFIRMATION_PHRASE } from '@wb/proto';
 import type { RequestActor } from '@wb/proto';
@@ -16,6 +18,7 @@ import type { BusinessRow } from '../repositories/businesses';
 import { cancelPending } from '../repositories/invitations';
 import { deleteMembers } from '../repositories/members';
 import type { TeamsDeps } from './deps';
+import { SCHEMA } from './deps';
 import { announceLicence, lockOwnTeam } from './team';
 
 /** inside the caller's transaction, with the business row locked */
@@ -32,6 +35,12 @@ export async function closeLockedBusiness(
   }
   await cancelPending(client, business.id, deps.now());
   await closeBusinessRow(client, business.id, reason, deps.now());
+  await appendEvent(client, SCHEMA, 'teams.business.closed.v1', {
+    businessId: business.id,
+    ownerId: business.owner_id,
+    subscriptionId: business.subscription_id,
+    reason,
+  });
   return { members: gone.length };
 }
 

@@ -267,7 +267,7 @@ test('upgrade: TEST MODE card form with the fake gateway, VAT per country, POST 
   });
 });
 
-test('upgrade: sandbox/production shows the Drop-in seam and no pay button works', async () => {
+test('upgrade: sandbox/production shows Braintree Drop-in (loading) and no pay button works without a card', async () => {
   stubApi({
     ...session,
     'GET /api/business/info': { body: null },
@@ -277,7 +277,7 @@ test('upgrade: sandbox/production shows the Drop-in seam and no pay button works
     },
   });
   renderAt('/settings/subscription/upgrade', <UpgradeSettings />);
-  expect(await screen.findByTestId('dropin-seam')).toBeTruthy();
+  expect(await screen.findByTestId('dropin')).toBeTruthy();
   expect((screen.getByRole('button', { name: 'Subscribe' }) as HTMLButtonElement).disabled).toBe(true);
 });
 

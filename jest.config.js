@@ -40,7 +40,11 @@ const webProjects = [
     roots: ['<rootDir>/web/src'],
     testEnvironment: 'jsdom',
     testMatch: ['**/?(*.)spec.ts', '**/?(*.)spec.tsx'],
-    moduleNameMapper: { '\\.css$': '<rootDir>/web/src/testing/styleStub.ts' },
+    moduleNameMapper: {
+      '\\.css$': '<rootDir>/web/src/testing/styleStub.ts',
+      // rbush ships ES modules only (Vite bundles them); jest loads its self-contained UMD build
+      '^rbush$': '<rootDir>/node_modules/rbush/rbush.js',
+    },
     setupFiles: ['<rootDir>/web/src/testing/jsdomSetup.ts'],
     transform: webTransform,
   },

@@ -1,5 +1,10 @@
 import {
+  boardInfoSchema,
   BUCKET_NAMES,
+  decodeJson,
+  encodeJsonFrame,
+  RT_ERROR_CODES,
+  welcomeSchema,
   decodeCursor,
   decodeSelection,
   decodeStrokeDelta,
@@ -119,6 +124,43 @@ describe('realtime framing', () => {
     expect(decodeEphemeralBatch(payload).map((i) => ({ ...i, data: [...i.data] }))).toEqual(
       items.map((i) => ({ ...i, data: [...i.data] })),
     );
+  });
+});
+
+describe('board info (B1) and change limits (L4)', () => {
+  it('BOARD_INFO round-trips; WELCOME carries the title and background', () => {
+    expect(new Set(Object.values(MSG)).size).toBe(Object.values(MSG).length);
+    const info = { title: 'Algebra 7b', background: 'graphGrid', deleteOwnOnly: true };
+    const { type, payload } = splitFrame(encodeJsonFrame(MSG.BOARD_INFO, info));
+    expect(type).toBe(19);
+    expect(decodeJson(payload, boardInfoSchema)).toEqual(info);
+    expect(() =>
+      decodeJson(
+        splitFrame(encodeJsonFrame(MSG.BOARD_INFO, { ...info, background: 'wallpaper' })).payload,
+        boardInfoSchema,
+      ),
+    ).toThrow(FrameError);
+    const welcome = {
+      protocol: 1,
+      peerId: 1,
+      boardId: 'b',
+      title: 'Algebra 7b',
+      background: 'dotGrid',
+      access: 'edit',
+      role: 'editor',
+      readOnlyReason: null,
+      deleteOwnOnly: false,
+      ownerId: 3,
+      presence: [],
+    };
+    expect(welcomeSchema.parse(welcome)).toEqual(welcome);
+    const { title: _t, ...untitled } = welcome;
+    expect(welcomeSchema.safeParse(untitled).success).toBe(false);
+  });
+
+  it('a change over the operation limits has its own error code', () => {
+    expect(RT_ERROR_CODES).toContain('change_too_big');
+    expect(RT_LIMITS.maxChangeOverwrites).toBeLessThan(RT_LIMITS.maxChangeOps);
   });
 });
 

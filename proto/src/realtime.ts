@@ -13,6 +13,7 @@
  */
 import { z } from 'zod';
 import { BOARD_ACCESS_LEVELS, READ_ONLY_REASONS } from './boards';
+import { BOARD_BACKGROUNDS } from './settings';
 
 /** Bumped on any incompatible change; a client with another version is closed with 4426 (reload). */
 export const REALTIME_PROTOCOL_VERSION = 1;
@@ -43,6 +44,22 @@ export const RT_LIMITS = {
   maxBoardBytes: 64 * 1024 * 1024,
   /** guest display name */
   maxNameLength: 60,
+  /**
+   * operations in one Automerge change (SPEC L4), as `A.decodeChange(bytes).ops.length` counts
+   * them: one per field written or deleted, one per object made (a new shape: 1 + its fields),
+   * one per shape deleted, one per character of collaborative text inserted or deleted.
+   */
+  maxChangeOps: 10_000,
+  /**
+   * of those, operations that replace or remove an existing map value (SPEC L4): every field
+   * written or deleted on a shape that existed before the change (a move is 2: x and y), every
+   * shape deleted or replaced. Applying them is what stalls a node: Automerge rewrites its stored
+   * columns around every old value, and on a freshly loaded 20,000-stroke board the cost jumps
+   * past ~50 per change (25 moves ~50 ms, 50 moves ~0.5–0.6 s, 4,000 moves ~19 s), while new
+   * shapes and text cost ~20–40 µs per op. A bigger edit is split by the client into changes of
+   * at most this many (25 moves each).
+   */
+  maxChangeOverwrites: 50,
 } as const;
 
 /** Server tick: committed changes and ephemeral traffic are batched per tick (~60 Hz). */
@@ -115,6 +132,8 @@ export const MSG = {
   SYNCED: 17,
   /** a recent whole document (Automerge save bytes) for a client that joined with none (S6) */
   DOC: 18,
+  /** JSON {title, background, deleteOwnOnly}: the board's facts changed while connected (B1) */
+  BOARD_INFO: 19,
 } as const;
 export type MsgType = (typeof MSG)[keyof typeof MSG];
 
@@ -149,6 +168,9 @@ export const welcomeSchema = z.object({
   protocol: z.number().int(),
   peerId: z.number().int(),
   boardId: z.string(),
+  /** the board's title and background at join; later changes arrive as BOARD_INFO (B1) */
+  title: z.string(),
+  background: z.enum(BOARD_BACKGROUNDS),
   access: z.enum(BOARD_ACCESS_LEVELS),
   role: z.enum(['owner', 'editor', 'viewer']),
   readOnlyReason: z.enum(READ_ONLY_REASONS).nullable(),
@@ -159,9 +181,23 @@ export const welcomeSchema = z.object({
 export type Welcome = z.infer<typeof welcomeSchema>;
 
 export const presenceMsgSchema = z.object({ presence: z.array(presenceEntrySchema) });
+/** B1: what every peer shows of the board, sent to all of a room's peers whenever it changes */
+export const boardInfoSchema = z.object({
+  title: z.string(),
+  background: z.enum(BOARD_BACKGROUNDS),
+  deleteOwnOnly: z.boolean(),
+});
+export type BoardInfo = z.infer<typeof boardInfoSchema>;
 /** the change hashes (sent by this client) that are now durable in the journal */
 export const savedSchema = z.object({ hashes: z.array(z.string()) });
-export const RT_ERROR_CODES = ['read_only', 'delete_own_only', 'invalid_change', 'board_full'] as const;
+export const RT_ERROR_CODES = [
+  'read_only',
+  'delete_own_only',
+  'invalid_change',
+  'board_full',
+  /** more operations in one change than RT_LIMITS.maxChangeOps / maxChangeOverwrites allow (L4) */
+  'change_too_big',
+] as const;
 export const rtErrorSchema = z.object({
   code: z.enum(RT_ERROR_CODES),
   message: z.string(),

@@ -8,120 +8,25 @@
  * TEST-ONLY SETUP: guests need the owner's plan to have the `guests` feature; with no billing
  * yet the plan is written to auth.users.plan (as the dashboard e2e does).
  */
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import type { Page } from 'playwright-core';
 import { join } from 'node:path';
-import { Pool } from 'pg';
-import type { Browser, Page } from 'playwright-core';
-import { freePort, startStack, type RunningStack } from '@wb/platform/testing';
-import type { BoardTestHook } from '../src/features/board/BoardSession';
-import { DIST, e2eReady, launchChromium, SHOTS, signUpAsTeacher } from './chromium';
+import { e2eReady, SHOTS } from './chromium';
+import { hook, live, startBoardStack, until, updateBoard, type BoardStack } from './boardStack';
 
 const maybe = e2eReady ? describe : describe.skip;
-const SECRET = 'board-e2e-shared-secret-0123456789abcdef';
-const NODE_A = 'services/realtime';
-const NODE_B = './services/realtime';
 
 maybe('board end to end', () => {
-  let stack: RunningStack;
-  let browser: Browser;
-  let db: Pool;
-  let base: string;
-  let snapshots: string;
-
+  let stack: BoardStack;
   beforeAll(async () => {
-    snapshots = await mkdtemp(join(tmpdir(), 'wb-board-e2e-'));
-    const httpPort = await freePort();
-    base = `http://127.0.0.1:${httpPort}`;
-    const node = async (id: string) => ({
-      RT_SHARED_SECRET: SECRET,
-      SNAPSHOT_DIR: snapshots,
-      RT_NODE_ID: id,
-      RT_PORT: String(await freePort()),
-      RT_ALLOWED_ORIGINS: base, // SPEC A2: the browser's Origin is the gateway's
-    });
-    stack = await startStack({
-      deployables: ['services/auth', 'services/boards', NODE_A, NODE_B, 'gateway'],
-      env: { RT_SHARED_SECRET: SECRET },
-      envFor: {
-        gateway: { WEB_DIST_DIR: DIST, HTTP_PORT: String(httpPort) },
-        'services/boards': { PLAN_CACHE_TTL_MS: '0' },
-        [NODE_A]: await node('rt-1'),
-        [NODE_B]: await node('rt-2'),
-      },
-    });
-    db = new Pool({ connectionString: stack.databaseUrl, max: 2 });
-    browser = await launchChromium();
+    stack = await startBoardStack();
   }, 120_000);
-
   afterAll(async () => {
-    await browser?.close();
-    await db?.end();
     await stack?.stop();
-    if (snapshots) await rm(snapshots, { recursive: true, force: true });
   });
-
-  async function newPage(): Promise<Page> {
-    const context = await browser.newContext({ locale: 'en-US', viewport: { width: 1100, height: 760 } });
-    await context.addInitScript(() => localStorage.setItem('wb.consent', '{"necessary":true}'));
-    const page = await context.newPage();
-    page.setDefaultTimeout(20_000);
-    page.on('pageerror', (err) => process.stderr.write(`page error: ${err.message}\n`));
-    page.on('console', (m) => {
-      if (m.type() === 'error') process.stderr.write(`console: ${m.text()}\n`);
-    });
-    return page;
-  }
-
-  /** sign up through the UI and finish onboarding; the page ends on the dashboard */
-  async function newUser(name: string): Promise<{ page: Page; id: number }> {
-    const page = await newPage();
-    const id = await signUpAsTeacher(page, base, name);
-    return { page, id };
-  }
-
-  /** run `fn` in the page with the board's test hook (and a JSON argument) */
-  const hook = <T, A = undefined>(page: Page, fn: (h: BoardTestHook, arg: A) => T, arg?: A): Promise<T> =>
-    page.evaluate(`(${fn.toString()})(window.__wbBoard, ${JSON.stringify(arg ?? null)})`) as Promise<T>;
-
-  async function until<A = undefined>(
-    page: Page,
-    what: string,
-    fn: (h: BoardTestHook, arg: A) => boolean,
-    arg?: A,
-    ms = 15_000,
-  ): Promise<void> {
-    const end = Date.now() + ms;
-    while (!(await hook(page, (h) => !!h).catch(() => false)) || !(await hook(page, fn, arg))) {
-      if (Date.now() > end) {
-        const state = await hook(page, (h) => ({ ...h.state(), shapes: h.shapes() })).catch(() => null);
-        throw new Error(`timed out waiting for ${what}; board: ${JSON.stringify(state)}`);
-      }
-      await page.waitForTimeout(50);
-    }
-  }
-
-  const live = (page: Page) =>
-    until(page, 'the board to be live', (h) => h.state().status === 'live' && h.state().ready);
-
+  const newUser = (name: string) => stack.newUser(name);
+  const newPage = () => stack.newPage();
   async function setDefaultPermission(owner: Page, boardId: string, permission: string): Promise<void> {
-    const status = await owner.evaluate(
-      async ([id, p]) => {
-        const csrf = /(?:^|; )csrf-token=([^;]+)/.exec(document.cookie)?.[1] ?? '';
-        const res = await fetch(`/api/boards/${encodeURIComponent(id!)}`, {
-          method: 'PUT',
-          headers: {
-            'content-type': 'application/json',
-            accept: 'application/json',
-            'x-csrf-token': decodeURIComponent(csrf),
-          },
-          body: JSON.stringify({ defaultPermission: p }),
-        });
-        return res.status;
-      },
-      [boardId, permission],
-    );
-    expect(status).toBe(200);
+    expect(await updateBoard(owner, boardId, { defaultPermission: permission })).toBe(200);
   }
 
   test('two people draw live; select, move, delete; saved; reload; guest viewer; restricted lock screen', async () => {
@@ -131,7 +36,7 @@ maybe('board end to end', () => {
     const dialog = a.getByRole('dialog', { name: 'New board' });
     await dialog.getByLabel('Board name').fill('Live lesson');
     await dialog.getByRole('button', { name: 'Create board' }).click();
-    await a.getByRole('link', { name: 'Live lesson', exact: true }).click();
+    // creating a board opens it
     await a.waitForURL(/\/boards\/[A-Za-z0-9_-]{21}$/);
     const boardId = new URL(a.url()).pathname.split('/').pop()!;
     await live(a);
@@ -139,7 +44,7 @@ maybe('board end to end', () => {
 
     // Bob (logged in, no grant): the board's default permission for new boards is "edit"
     const { page: b } = await newUser('Bob');
-    await b.goto(`${base}/boards/${boardId}`);
+    await b.goto(`${stack.base}/boards/${boardId}`);
     await live(b);
     expect(await hook(b, (h) => h.state().welcome?.role)).toBe('editor');
     await a.getByRole('list', { name: 'People on this board' }).getByText('Bob').waitFor();
@@ -206,10 +111,10 @@ maybe('board end to end', () => {
     await a.screenshot({ path: join(SHOTS, 'board-after-reload.png') });
 
     // a guest with the link on a "can view" board: picks a name, sees the board, cannot draw
-    await db.query('UPDATE auth.users SET plan = $2 WHERE id = $1', [ada.id, 'standard']);
+    await stack.db.query('UPDATE auth.users SET plan = $2 WHERE id = $1', [ada.id, 'standard']);
     await setDefaultPermission(a, boardId, 'view');
     const g = await newPage();
-    await g.goto(`${base}/boards/${boardId}`);
+    await g.goto(`${stack.base}/boards/${boardId}`);
     await g.getByLabel('Your name').fill('Gus the guest');
     await g.getByRole('button', { name: 'Join the board' }).click();
     await live(g);

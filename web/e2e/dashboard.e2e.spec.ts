@@ -51,7 +51,9 @@ maybe('dashboard end to end', () => {
     const dialog = page.getByRole('dialog', { name: 'New board' });
     await dialog.getByLabel('Board name').fill(title);
     await dialog.getByRole('button', { name: 'Create board' }).click();
-    await dialog.waitFor({ state: 'detached' });
+    // a new board opens at once; back to the dashboard for the next step
+    await page.waitForURL(/\/boards\/[A-Za-z0-9_-]{21}$/);
+    await page.goBack();
     await page.getByRole('link', { name: title, exact: true }).waitFor();
   }
 

@@ -3,7 +3,8 @@
  * server said they may join (guestAccess.ts: unknown boards, owners without guest access and
  * restricted boards show their lock screen instead); then the Automerge wasm loads (this route's
  * chunk only) and the realtime client joins through the gateway. Close codes become the board
- * lock screens; viewers get a read-only banner and disabled tools.
+ * lock screens; viewers get a read-only banner and disabled tools. The drawing style starts from
+ * the person's settings (guests: this device's copy).
  */
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -13,7 +14,7 @@ import { LocalLink } from '../../app/prefix';
 import { useNamespace } from '../../i18n/useNamespace';
 import { Loading } from '../../ui/EmptyState';
 import { useSession } from '../session/useSession';
-import { BoardSession } from './BoardSession';
+import { BoardSession, initialStyle } from './BoardSession';
 import { guestLock, useGetBoardQuery } from './guestAccess';
 import { LockScreen } from './LockScreen';
 import { loadAutomerge } from './realtime/loadAutomerge';
@@ -32,7 +33,7 @@ function storedGuestName(): string {
 export function BoardPage({ match, url }: PageProps) {
   const boardId = match.params.id ?? '';
   const strings = useNamespace('board');
-  const { session, user, settings } = useSession();
+  const { session, user, settings, plan } = useSession();
   const [guestName, setGuestName] = useState<string | null>(null);
   const [engine, setEngine] = useState<'loading' | 'ready' | 'failed'>('loading');
   const asGuest = session.status === 'guest';
@@ -62,13 +63,17 @@ export function BoardPage({ match, url }: PageProps) {
   }
   if (engine === 'loading') return <Loading />;
   const name = user ? user.name : guestName!;
-  const style = {
-    strokeColor:
-      ((settings.toolStrokeColor[0] << 16) | (settings.toolStrokeColor[1] << 8) | settings.toolStrokeColor[2]) >>> 0,
-    strokeWidth: settings.toolStrokeWidth,
-  };
   return (
-    <BoardSession key={boardId} boardId={boardId} userId={user?.id ?? 0} name={name} guest={!user} style={style} />
+    <BoardSession
+      key={boardId}
+      boardId={boardId}
+      userId={user?.id ?? 0}
+      name={name}
+      guest={!user}
+      style={initialStyle(user ? settings : null)}
+      settings={settings}
+      plan={plan}
+    />
   );
 }
 

@@ -1,34 +1,56 @@
 /**
- * One joined board: the realtime client (one per board id and identity), the canvas view, the
- * toolbar, presence, save state, read-only banner, error toasts and the lock screens.
+ * One joined board: the realtime client (one per board id and identity), the editor (BoardView,
+ * seen through EditorApi only), the page's chrome around it (header, tool bar, style panel,
+ * selection bar, zoom, minimap, scroll bars, shortcuts panel), error toasts and the lock screens.
+ * The page owns the panels' visibility; the editor asks for them through `panel()`.
  */
 import { useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { PresenceEntry } from '@wb/proto';
-import { LocalLink } from '../../app/prefix';
+import { DEFAULT_SETTINGS, type BoardBackground, type Plan, type Settings, type SettingsPatch } from '@wb/proto';
 import { useAppDispatch } from '../../app/store';
 import { notify } from '../../ui/toastsSlice';
-import { BoardView } from './canvas/boardView';
+import { useUpdateSettingsMutation } from '../session/sessionApi';
+import { BoardView, type BoardViewOptions } from './canvas/boardView';
+import type { EditorApi, EditorOptions } from './canvas/editorApi';
+import type { ToolStyle } from './canvas/tools/types';
+import { useGetBoardQuery } from './guestAccess';
 import { LockScreen } from './LockScreen';
-import type { ToolId } from './canvas/tools';
 import { BoardClient, type BoardSnapshot } from './realtime/boardClient';
 import { getShape } from './realtime/boardDoc';
 import { boardSocketUrl, WebSocketTransport } from './realtime/transport';
+import { BoardHeader } from './ui/BoardHeader';
+import { BoardUpgradeDialog, type BoardUpgradeReason } from './ui/BoardUpgrade';
+import { accessOf, fromRgb, isPhone, toRgb, useEditorState } from './ui/editorHooks';
+import { Minimap } from './ui/Minimap';
+import { Scrollbars } from './ui/Scrollbars';
+import { SelectionBar } from './ui/SelectionBar';
+import { ShortcutsPanel } from './ui/ShortcutsPanel';
+import { STICKY_COLORS, StylePanel, styleSections, type PenPreset } from './ui/StylePanel';
+import { Toolbar } from './ui/Toolbar';
+import { ZoomControls } from './ui/ZoomControls';
 
 export interface BoardSessionProps {
   boardId: string;
   userId: number;
   name: string;
   guest: boolean;
-  style: { strokeColor: number; strokeWidth: number };
+  /** the drawing style to start with (initialStyle: settings and this device's copy) */
+  style: ToolStyle;
+  settings: Settings;
+  plan: Plan;
 }
 
 /** what end-to-end tests (and a curious developer) can read of the page's board */
 export interface BoardTestHook {
   state(): BoardSnapshot;
-  shapes(): { id: string; kind: string; creator: number; x: number; y: number; z: string }[];
+  /** every shape as plain values; byte fields (points, pressures) as their length */
+  shapes(): ({ id: string; kind: string; creator: number; x: number; y: number; z: string } & Record<string, unknown>)[];
   remoteStrokes(): { id: string; peerId: number; points: number }[];
   cursors(): { peerId: number; x: number; y: number }[];
+  /** the editor once mounted (benchmarks drive its camera, scene and commands) */
+  editor?: BoardView;
+  /** performance.now() of SYNCED and of the first full paint after it */
+  timings(): { syncedAt: number | null; paintedAt: number | null };
 }
 declare global {
   interface Window {
@@ -36,7 +58,90 @@ declare global {
   }
 }
 
-export function BoardSession({ boardId, userId, name, guest, style }: BoardSessionProps) {
+const STYLE_KEY = 'wb.boardStyle';
+const SAVE_STYLE_MS = 600;
+
+/** The style kept on this device (every field; guests have nothing else), or null. */
+export function storedStyle(): Partial<ToolStyle> | null {
+  try {
+    const raw = localStorage.getItem(STYLE_KEY);
+    return raw ? (JSON.parse(raw) as Partial<ToolStyle>) : null;
+  } catch {
+    return null;
+  }
+}
+function storeStyle(style: ToolStyle): void {
+  try {
+    localStorage.setItem(STYLE_KEY, JSON.stringify(style));
+  } catch {
+    // private mode: the style lasts for this visit
+  }
+}
+
+/** the settings fields a style change touches (only the changed ones are sent) */
+export function styleSettingsPatch(before: ToolStyle, after: ToolStyle): SettingsPatch | null {
+  const patch: SettingsPatch = {};
+  if (after.strokeColor !== before.strokeColor) patch.toolStrokeColor = toRgb(after.strokeColor);
+  if (after.strokeWidth !== before.strokeWidth) patch.toolStrokeWidth = Math.min(100, Math.max(1, after.strokeWidth));
+  if (after.linePattern !== before.linePattern)
+    patch.toolLinePattern = after.linePattern as Settings['toolLinePattern'];
+  if (after.textColor !== before.textColor) patch.toolTextColor = toRgb(after.textColor);
+  if (after.textSize !== before.textSize) patch.toolTextSize = after.textSize;
+  if (after.textFont !== before.textFont) patch.toolTextFont = after.textFont;
+  return Object.keys(patch).length ? patch : null;
+}
+
+/** settings first (they follow the person), then this device's copy for what settings lack */
+export function initialStyle(settings: Settings | null): ToolStyle {
+  const local = storedStyle() ?? {};
+  const base: ToolStyle = { ...DEFAULT_STYLE, ...local };
+  if (!settings) return base;
+  return {
+    ...base,
+    strokeColor: fromRgb(settings.toolStrokeColor),
+    strokeWidth: settings.toolStrokeWidth,
+    linePattern: settings.toolLinePattern,
+    textColor: fromRgb(settings.toolTextColor),
+    textSize: settings.toolTextSize,
+    textFont: settings.toolTextFont,
+  };
+}
+
+const DEFAULT_STYLE: ToolStyle = {
+  strokeColor: fromRgb(DEFAULT_SETTINGS.toolStrokeColor),
+  strokeWidth: DEFAULT_SETTINGS.toolStrokeWidth,
+  linePattern: DEFAULT_SETTINGS.toolLinePattern,
+  fillColor: null,
+  fill: 'none',
+  textColor: fromRgb(DEFAULT_SETTINGS.toolTextColor),
+  textSize: DEFAULT_SETTINGS.toolTextSize,
+  textFont: DEFAULT_SETTINGS.toolTextFont,
+  stickyColor: STICKY_COLORS[0],
+  fixedWidth: false,
+  elbow: false,
+  arrowStart: false,
+  arrowEnd: true,
+};
+
+function currentTheme(): 'light' | 'dark' {
+  return document.documentElement.dataset.theme === 'dark' ? 'dark' : 'light';
+}
+
+type PageCallbacks = Pick<BoardViewOptions, 'notify' | 'powerTools' | 'upgradeNeeded' | 'penPreset' | 'panel'>;
+
+/**
+ * ADAPTER: the one place that knows how BoardView is built. Everything else on this page talks
+ * to the editor through EditorApi only (and the chrome's tests use a fake of it).
+ */
+function createEditor(
+  host: HTMLElement,
+  client: BoardClient,
+  init: { style: ToolStyle; options: EditorOptions } & PageCallbacks,
+): BoardView {
+  return new BoardView(host, client, init);
+}
+
+export function BoardSession({ boardId, userId, name, guest, style, settings, plan }: BoardSessionProps) {
   const { t } = useTranslation('board');
   const dispatch = useAppDispatch();
   const client = useMemo(
@@ -49,19 +154,25 @@ export function BoardSession({ boardId, userId, name, guest, style }: BoardSessi
     [boardId, userId, name],
   );
   const snap = useSyncExternalStore(client.subscribe, client.getSnapshot);
-  const [tool, setToolState] = useState<ToolId>('select');
-  const [selected, setSelected] = useState(0);
-  const [zoom, setZoom] = useState(1);
-  const [view, setView] = useState<BoardView | null>(null);
+  const board = useGetBoardQuery(boardId);
+  const [editor, setEditor] = useState<EditorApi | null>(null);
   const host = useRef<HTMLDivElement>(null);
 
-  // the latest translate function, without restarting the connection on a language switch
-  const tRef = useRef(t);
-  tRef.current = t;
+  const collapsible = settings.boardCollapsibleToolbar === 1;
+  const [collapsed, setCollapsed] = useState(() => collapsible && isPhone());
+  const [minimap, setMinimap] = useState(settings.boardMinimap === 1);
+  const [shortcuts, setShortcuts] = useState(false);
+  const [upgrade, setUpgrade] = useState<BoardUpgradeReason | null>(null);
+  const [picked, setPicked] = useState<{ bg: BoardBackground; over: BoardBackground } | null>(null);
+
+  // the latest values for callbacks the editor holds for its whole life
+  const latest = useRef({ t, settings, plan });
+  latest.current = { t, settings, plan };
+
   useEffect(() => {
     client.start();
     const offError = client.onError((e) =>
-      dispatch(notify({ type: 'error', message: tRef.current(`errors.${e.code}`) })),
+      dispatch(notify({ type: 'error', message: latest.current.t(`errors.${e.code}`) })),
     );
     const onVisibility = () => client.setHidden(document.visibilityState === 'hidden');
     document.addEventListener('visibilitychange', onVisibility);
@@ -70,11 +181,14 @@ export function BoardSession({ boardId, userId, name, guest, style }: BoardSessi
       shapes: () =>
         [...allIds(client)].map((id) => {
           const s = getShape(client.doc, id)!;
-          return { id, kind: s.kind, creator: s.creator, x: s.x, y: s.y, z: s.z };
+          const plain: Record<string, unknown> = {};
+          for (const [k, v] of Object.entries(s)) plain[k] = v instanceof Uint8Array ? v.length : v;
+          return plain as ReturnType<BoardTestHook['shapes']>[number];
         }),
       remoteStrokes: () =>
         [...client.remote.strokes.values()].map((s) => ({ id: s.id, peerId: s.peerId, points: s.points.length / 2 })),
       cursors: () => [...client.remote.cursors].map(([peerId, c]) => ({ peerId, x: c.x, y: c.y })),
+      timings: () => window.__wbBoard?.editor?.timings ?? { syncedAt: null, paintedAt: null },
     };
     return () => {
       offError();
@@ -84,173 +198,207 @@ export function BoardSession({ boardId, userId, name, guest, style }: BoardSessi
     };
   }, [client, dispatch]);
 
+  // live for everyone through BOARD_INFO; the owner's own pick shows at once, until the server's
+  // value moves on (the echo of the pick, or someone else's change)
+  const serverBackground: BoardBackground = snap.board?.background ?? board.data?.background ?? 'empty';
+  const boardBackground = picked && picked.over === serverBackground ? picked.bg : serverBackground;
   const locked = snap.status === 'locked';
   useEffect(() => {
     if (locked || !host.current) return;
-    const v = new BoardView(host.current, client, {
+    const s = latest.current.settings;
+    const v = createEditor(host.current, client, {
       style,
-      onSelectionChange: setSelected,
-      onZoomChange: setZoom,
+      options: {
+        theme: currentTheme(),
+        background: boardBackground,
+        snapping: s.boardSnapping === 1,
+        inertialPanning: s.boardInertialPanning === 1,
+        showParticipantNames: s.showParticipantNames === 1,
+      },
+      notify: (kind, code, values) =>
+        dispatch(notify({ type: kind, message: latest.current.t(`errors.${code}`, values) })),
+      powerTools: () => latest.current.plan.features.powerTools,
+      upgradeNeeded: () => setUpgrade('powerTools'),
+      penPreset: (n) => {
+        const p = latest.current.settings.penPresets[n - 1];
+        return p ? { strokeColor: fromRgb(p.color), strokeWidth: p.width, linePattern: p.pattern } : null;
+      },
+      panel: (action) => {
+        if (action === 'toggleToolbar') setCollapsed((c) => !c);
+        else if (action === 'toggleMinimap') setMinimap((m) => !m);
+        else setShortcuts(true);
+      },
     });
-    setView(v);
+    setEditor(v);
+    if (window.__wbBoard) window.__wbBoard.editor = v;
     return () => {
+      if (window.__wbBoard?.editor === v) delete window.__wbBoard.editor;
       v.destroy();
-      setView(null);
+      setEditor(null);
     };
-    // the style is read when a stroke starts; a new style does not need a new view
-  }, [client, locked]);
+    // style, background and options are read once here; later changes go through setStyle/setOptions
+  }, [client, locked, dispatch]);
 
-  const readOnly = snap.readOnly;
-  const setTool = useCallback(
-    (id: ToolId) => {
-      setToolState(id);
-      view?.setTool(id);
-    },
-    [view],
-  );
+  // preferences and board facts the editor shows, live
   useEffect(() => {
-    if (readOnly && tool !== 'select') setTool('select');
-  }, [readOnly, tool, setTool]);
+    editor?.setOptions({ background: boardBackground });
+  }, [editor, boardBackground]);
+  useEffect(() => {
+    editor?.setOptions({
+      snapping: settings.boardSnapping === 1,
+      inertialPanning: settings.boardInertialPanning === 1,
+      showParticipantNames: settings.showParticipantNames === 1,
+    });
+  }, [editor, settings.boardSnapping, settings.boardInertialPanning, settings.showParticipantNames]);
+  useEffect(() => {
+    if (!editor) return;
+    const mo = new MutationObserver(() => editor.setOptions({ theme: currentTheme() }));
+    mo.observe(document.documentElement, { attributes: true, attributeFilter: ['data-theme'] });
+    return () => mo.disconnect();
+  }, [editor]);
 
-  const deleteSelection = useCallback(() => {
-    if (!view) return;
-    const { refused } = view.deleteSelection();
-    if (refused) dispatch(notify({ type: 'warning', message: t('errors.deleteOthers', { count: refused }) }));
-  }, [view, dispatch, t]);
+  useStyleSaving(editor, guest);
 
-  // keyboard shortcuts (spec: V select, P pen, Delete; + − zoom, Shift+1 fit)
+  // "?" opens this board's panel, not the app's general one (App listens on the document)
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
       const target = e.target as HTMLElement;
-      if (/^(INPUT|TEXTAREA|SELECT)$/.test(target.tagName) || target.isContentEditable) return;
-      if (e.ctrlKey || e.metaKey || e.altKey) return;
-      if (e.key === 'v' || e.key === 'V') setTool('select');
-      else if ((e.key === 'p' || e.key === 'P') && !readOnly) setTool('pen');
-      else if ((e.key === 'Delete' || e.key === 'Backspace') && !readOnly) {
-        e.preventDefault();
-        deleteSelection();
-      } else if (e.key === 'Escape') view?.setSelection([]);
-      else if (e.key === '+' || e.key === '=') view?.zoomBy(1.25);
-      else if (e.key === '-' || e.key === '−') view?.zoomBy(0.8);
-      else if (e.key === '!' && e.shiftKey) view?.fit();
-      else return;
+      if (e.key !== '?' || /^(INPUT|TEXTAREA|SELECT)$/.test(target.tagName) || target.isContentEditable) return;
+      e.preventDefault();
+      e.stopPropagation();
+      setShortcuts(true);
     };
-    window.addEventListener('keydown', onKey);
-    return () => window.removeEventListener('keydown', onKey);
-  }, [setTool, deleteSelection, readOnly, view]);
+    document.addEventListener('keydown', onKey, true);
+    return () => document.removeEventListener('keydown', onKey, true);
+  }, []);
+
+  const [updateSettings] = useUpdateSettingsMutation();
+  const savePresets = useCallback((penPresets: PenPreset[]) => void updateSettings({ penPresets }), [updateSettings]);
+
+  const peerColors = useMemo(() => new Map(snap.presence.map((p) => [p.peerId, p.color])), [snap.presence]);
 
   if (snap.lock) return <LockScreen reason={snap.lock} guest={guest} />;
 
+  const readOnly = snap.readOnly;
+  const access = accessOf(snap.welcome?.access, readOnly);
+  const owner = snap.welcome?.role === 'owner' || board.data?.access === 'own';
+  const saveState = snap.ready ? snap.saveState : 'connecting';
   const saveLabel = !snap.ready && snap.status !== 'reconnecting' ? t('save.connecting') : t(`save.${snap.saveState}`);
+  const title = snap.board?.title ?? board.data?.title;
   return (
     <main id="main" className="board-view" data-status={snap.status} data-save={snap.saveState}>
-      <h1 className="sr-only">{t('translation:board.label', { id: boardId })}</h1>
-      <header className="board-topbar">
-        <LocalLink to={guest ? '/' : '/dashboard'} className="board-back" title={guest ? t('lock.toHome') : t('back')}>
-          <span aria-hidden="true">←</span>{' '}
-          <span className="board-back-text">{guest ? t('lock.toHome') : t('back')}</span>
-        </LocalLink>
-        <p
-          className={`save-state save-${snap.ready ? snap.saveState : 'connecting'}`}
-          role="status"
-          aria-label={t('save.label')}
-        >
-          {saveLabel}
-        </p>
-        <Presence presence={snap.presence} self={snap.welcome?.peerId} />
-      </header>
+      <h1 className="sr-only">{title ?? t('translation:board.label', { id: boardId })}</h1>
+      <BoardHeader
+        boardId={boardId}
+        title={title}
+        owner={owner}
+        guest={guest}
+        plan={plan}
+        background={boardBackground}
+        onBackground={(bg) => setPicked({ bg, over: serverBackground })}
+        presence={snap.presence}
+        selfPeerId={snap.welcome?.peerId}
+        save={{ state: saveState, label: saveLabel }}
+      />
       {readOnly && snap.readOnlyCause ? (
         <p className="board-banner" role="note">
           {t(`readOnly.${snap.readOnlyCause}`)}
         </p>
       ) : null}
-      <div className="board-toolbar" role="toolbar" aria-label={t('toolbar.label')} aria-orientation="vertical">
-        <ToolButton
-          label={t('toolbar.select')}
-          keys="V"
-          icon="↖"
-          active={tool === 'select'}
-          onClick={() => setTool('select')}
-        />
-        <ToolButton
-          label={t('toolbar.pen')}
-          keys="P"
-          icon="✎"
-          active={tool === 'pen'}
-          disabled={readOnly || !snap.ready}
-          onClick={() => setTool('pen')}
-        />
-        <ToolButton
-          label={t('toolbar.delete')}
-          keys="Delete"
-          icon="✕"
-          disabled={readOnly || selected === 0}
-          onClick={deleteSelection}
-        />
-        <span className="toolbar-sep" aria-hidden="true" />
-        <ToolButton label={t('toolbar.zoomIn')} keys="+" icon="+" onClick={() => view?.zoomBy(1.25)} />
-        <ToolButton label={t('toolbar.zoomOut')} keys="-" icon="−" onClick={() => view?.zoomBy(0.8)} />
-        <ToolButton label={t('toolbar.fit')} keys="Shift+1" icon="⤢" onClick={() => view?.fit()} />
-        <output className="zoom-level" aria-label={t('toolbar.zoom', { percent: Math.round(zoom * 100) })}>
-          {Math.round(zoom * 100)} %
-        </output>
-      </div>
       <div
         ref={host}
-        className={`board-surface tool-${tool}`}
+        className="board-surface"
+        data-background={boardBackground}
         role="img"
-        aria-label={t('canvas', { count: view?.scene.size ?? 0 })}
+        aria-label={t('canvas', { count: editor?.scene.size ?? 0 })}
         aria-busy={!snap.ready}
       />
+      {editor ? (
+        <>
+          <Scrollbars editor={editor} />
+          <Toolbar
+            editor={editor}
+            readOnly={readOnly || !snap.ready}
+            collapsible={collapsible}
+            collapsed={collapsed}
+            onCollapsedChange={setCollapsed}
+            onShortcuts={() => setShortcuts(true)}
+          />
+          {readOnly ? null : (
+            <>
+              <SelectionBar
+                editor={editor}
+                powerTools={plan.features.powerTools}
+                onUpgrade={() => setUpgrade('powerTools')}
+              />
+              <StyleSheet
+                editor={editor}
+                presets={settings.penPresets}
+                maxPresets={plan.limits.maxPresets}
+                onSavePresets={guest ? null : savePresets}
+                onUpgrade={() => setUpgrade('presets')}
+              />
+            </>
+          )}
+          <div className="board-corner">
+            {minimap ? <Minimap editor={editor} colors={peerColors} /> : null}
+            <ZoomControls editor={editor} minimapOpen={minimap} onToggleMinimap={() => setMinimap((m) => !m)} />
+          </div>
+        </>
+      ) : null}
       {!snap.ready ? <div className="board-loading">{saveLabel}</div> : null}
+      {shortcuts ? <ShortcutsPanel access={access} onClose={() => setShortcuts(false)} /> : null}
+      {upgrade ? (
+        <BoardUpgradeDialog reason={upgrade} maxPresets={plan.limits.maxPresets} onClose={() => setUpgrade(null)} />
+      ) : null}
     </main>
   );
 }
 
+/** The style panel, closable on phones (a bottom sheet there) until the tool or selection changes. */
+function StyleSheet(props: Omit<React.ComponentProps<typeof StylePanel>, 'onClose'>) {
+  const state = useEditorState(props.editor);
+  const sections = styleSections(state);
+  const context = `${state.tool}:${state.selection.count}`;
+  const [closedFor, setClosedFor] = useState<string | null>(null);
+  if (closedFor === context || !Object.values(sections).some(Boolean)) return null;
+  return <StylePanel {...props} onClose={() => setClosedFor(context)} />;
+}
+
+/**
+ * Saves the drawing style a moment after it last changed: on this device always (guests have
+ * nothing else, and fill, sticky and connector choices are not settings), and the settings fields
+ * through the settings page's mutation for people with an account.
+ */
+function useStyleSaving(editor: EditorApi | null, guest: boolean): void {
+  const [updateSettings] = useUpdateSettingsMutation();
+  useEffect(() => {
+    if (!editor) return;
+    let saved = editor.getState().style;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const flush = () => {
+      timer = undefined;
+      const now = editor.getState().style;
+      const patch = styleSettingsPatch(saved, now);
+      saved = now;
+      storeStyle(now);
+      if (patch && !guest) void updateSettings(patch);
+    };
+    const off = editor.subscribe(() => {
+      if (editor.getState().style === saved) return;
+      clearTimeout(timer);
+      timer = setTimeout(flush, SAVE_STYLE_MS);
+    });
+    return () => {
+      off();
+      if (timer !== undefined) {
+        clearTimeout(timer);
+        flush();
+      }
+    };
+  }, [editor, guest, updateSettings]);
+}
+
 function allIds(client: BoardClient): string[] {
   return Object.values(client.doc.shapes ?? {}).flatMap((b) => Object.keys(b));
-}
-
-function ToolButton(props: {
-  label: string;
-  keys: string;
-  icon: string;
-  active?: boolean;
-  disabled?: boolean;
-  onClick: () => void;
-}) {
-  return (
-    <button
-      type="button"
-      className={props.active ? 'tool active' : 'tool'}
-      aria-label={props.label}
-      aria-pressed={props.active === undefined ? undefined : props.active}
-      aria-keyshortcuts={props.keys}
-      title={`${props.label} (${props.keys})`}
-      disabled={props.disabled}
-      onClick={props.onClick}
-    >
-      <span aria-hidden="true">{props.icon}</span>
-    </button>
-  );
-}
-
-function Presence({ presence, self }: { presence: readonly PresenceEntry[]; self: number | undefined }) {
-  const { t } = useTranslation('board');
-  return (
-    <ul className="presence" aria-label={t('presence.label')}>
-      {presence.map((p) => (
-        <li key={p.peerId} style={{ ['--peer' as string]: p.color }} title={p.name}>
-          <span className="presence-dot" aria-hidden="true">
-            {p.name.slice(0, 1).toUpperCase()}
-          </span>
-          <span className="presence-name">
-            {p.peerId === self ? t('presence.you', { name: p.name }) : p.name}
-            {p.guest ? ` · ${t('presence.guest')}` : ''}
-            {p.role === 'viewer' ? ` · ${t('presence.viewer')}` : ''}
-          </span>
-        </li>
-      ))}
-    </ul>
-  );
 }

@@ -316,9 +316,21 @@ function Dashboard({ viewKey }: { viewKey: ViewKey }) {
           plan={plan}
           folder={folder}
           onClose={close}
-          onCreate={(input: CreateBoardInput) =>
-            run(() => createBoard(input), tb('done.created'), input.folder ? 'folders' : 'collaborationControls')
-          }
+          onCreate={async (input: CreateBoardInput) => {
+            let created: string | undefined;
+            const ok = await run(
+              async () => {
+                const result = await createBoard(input);
+                if ('data' in result && result.data) created = result.data.id;
+                return result;
+              },
+              tb('done.created'),
+              input.folder ? 'folders' : 'collaborationControls',
+            );
+            // a new board is for drawing on: open it (spec §2)
+            if (ok && created) void navigate(lp(boardPath(created)));
+            return ok;
+          }}
         />
       ) : null}
       {dialog?.kind === 'renameBoard' ? (

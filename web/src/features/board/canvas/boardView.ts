@@ -1,53 +1,159 @@
 /**
- * The imperative board view (no React): wires the realtime client's document and ephemeral
- * events to the scene, the renderer and the remote cursors, and the pointer input to the
- * current tool, pan and zoom. React mounts it once per board (BoardCanvas.tsx) and drives it
- * through setTool / deleteSelection / zoom.
+ * The imperative board editor (no React): wires the realtime client's document and ephemeral
+ * events to the scene, the renderer and the remote cursors; pointer, wheel, touch and keyboard
+ * input to the current tool, pan and zoom; and every command of actions.ts (undo, clipboard,
+ * arrange, zoom …). React mounts it once per board (BoardSession.tsx) and talks to it through
+ * EditorApi only.
+ *
+ * Every local edit goes through `commit`: one Automerge change that also keeps bound connectors
+ * attached (bindings.ts) and one undo step holding the touched shapes before and after.
  */
 import { RT_LIMITS } from '@wb/proto';
+import type { ShapeRecord } from '@wb/proto';
 import type { BoardClient } from '../realtime/boardClient';
-import { newShapeId, removeShape, type BoardDoc } from '../realtime/boardDoc';
-import { DEFAULT_CAMERA, fitRect, panBy, toScreen, toWorld, visibleRect, zoomAt, type Camera } from './camera';
+import { getShape, newShapeId, readShape, type BoardDoc } from '../realtime/boardDoc';
+import { bucketOf } from '@wb/proto';
+import { allows, findShortcut, keyOf, nudgeStep, POWER_TOOLS, type Access, type ActionId } from './actions';
+import {
+  DEFAULT_CAMERA,
+  fitRect,
+  panBy,
+  toScreen,
+  toWorld,
+  visibleRect,
+  zoomAt,
+  type Camera,
+  type Point,
+  type Rect,
+} from './camera';
+import type { EditorApi, EditorOptions, EditorSelection, EditorState } from './editorApi';
+import * as arrange from './editor/arrange';
+import { BoardClipboard } from './editor/clipboard';
+import { followBindings } from './editor/bindings';
+import { snapPoint } from './editor/snapping';
+import { UndoManager } from './editor/undo';
+import { keyAbove } from './fractionalIndex';
 import { cssColor } from './geometry';
-import { drawStroke } from './painters';
+import { LaserTrails } from './laserTrail';
+import { drawStroke, paintShape, type PaintContext } from './painters';
 import { CanvasRenderer } from './renderer';
 import { Scene } from './scene';
-import { createTools, type Tool, type ToolHost, type ToolId, type ToolPointer } from './tools';
+import { TextEditor } from './textEditor';
+import { setShapeText } from './textOps';
+import { ConnectorTool } from './tools/connector';
+import { createTools } from './tools/index';
+import { SelectTool } from './tools/select';
+import type { Tool, ToolHost, ToolId, ToolPointer, ToolStyle } from './tools/types';
 
 export interface BoardViewOptions {
-  /** pen style (settings: toolStrokeColor, toolStrokeWidth) */
-  style: { strokeColor: number; strokeWidth: number };
-  onSelectionChange?: (count: number) => void;
-  onZoomChange?: (zoom: number) => void;
+  style: ToolStyle;
+  options: EditorOptions;
+  /** a message for the person (toasts): codes of the board namespace's `errors.*` */
+  notify(kind: 'warning' | 'error' | 'info', code: string, values?: Record<string, unknown>): void;
+  /** does the plan include powerTools? (POWER_TOOLS, actions.ts) */
+  powerTools(): boolean;
+  /** a power tool was asked for on a plan without it: show the upgrade prompt */
+  upgradeNeeded(action: ActionId): void;
+  /** keys 1–9: the style of pen preset n, or null when there is none */
+  penPreset(n: number): Partial<ToolStyle> | null;
+  /** panels the page owns (toolbar, minimap, shortcuts panel) */
+  panel(action: 'toggleToolbar' | 'toggleMinimap' | 'shortcuts'): void;
+  /** the style changed through the editor (a preset key): the page saves it */
+  styleChanged?(style: ToolStyle): void;
+  /** an image was pasted from another application */
+  pastedImage?(blob: Blob, at: Point): void;
 }
 
-export class BoardView implements ToolHost {
+const PEN_ONLY_KEY = 'wb.penOnly';
+const EMPTY_SELECTION: EditorSelection = { count: 0, kinds: [], locked: false, grouped: false };
+/** Ctrl+wheel: a mouse notch (deltaY ≈ 100) zooms by ~18 %; trackpad pinch deltas are small */
+const WHEEL_ZOOM_SPEED = 0.002;
+
+interface Gesture {
+  /** pointers down on the canvas, by id: screen position */
+  pointers: Map<number, { sx: number; sy: number; type: string }>;
+  /** the pointer driving the tool, if any */
+  toolPointer: number | null;
+  pan: { sx: number; sy: number; samples: { t: number; sx: number; sy: number }[] } | null;
+  pinch: { dist: number; mid: Point } | null;
+}
+
+export class BoardView implements ToolHost, EditorApi {
   readonly scene = new Scene();
   readonly renderer: CanvasRenderer;
-  private readonly tools = createTools();
-  private tool: Tool = this.tools.select;
+  private readonly tools: Record<ToolId, Tool>;
+  private tool: Tool;
   private selected = new Set<string>();
+  private readonly undo = new UndoManager();
+  private readonly lasers = new LaserTrails();
+  private readonly textEditor: TextEditor;
+  private readonly clipboard: BoardClipboard;
   private readonly sceneCanvas = document.createElement('canvas');
   private readonly overlayCanvas = document.createElement('canvas');
   private readonly cursorLayer = document.createElement('div');
   private readonly cursorEls = new Map<number, HTMLElement>();
   private readonly disposers: (() => void)[] = [];
-  private pan: { x: number; y: number } | null = null;
-  private activePointer: number | null = null;
+  private readonly listeners = new Set<() => void>();
+  private readonly gesture: Gesture = { pointers: new Map(), toolPointer: null, pan: null, pinch: null };
   private spaceDown = false;
+  private altDown = false;
+  private lastPointer: Point = { x: 0, y: 0 };
+  private inertia = 0;
+  private laserAnimation = 0;
+  private currentStyle: ToolStyle;
+  private options: EditorOptions;
+  private penOnly = readPenOnly();
+  private state: EditorState;
+  private stateDirty = false;
+  /** performance.now() of WELCOME, SYNCED and the first full paint after SYNCED (benchmarks) */
+  readonly timings: { syncedAt: number | null; paintedAt: number | null } = { syncedAt: null, paintedAt: null };
 
   constructor(
     private readonly root: HTMLElement,
     private readonly client: BoardClient,
     private readonly opts: BoardViewOptions,
   ) {
+    this.currentStyle = { ...opts.style };
+    this.options = { ...opts.options };
+    this.tools = {
+      ...createTools({ textEditor: () => this.textEditor, laserTrails: this.lasers }),
+      select: new SelectTool({ snapping: () => (this.options.snapping ? { grid: this.gridSpacing() } : null) }),
+      connector: new ConnectorTool(),
+    };
+    this.tool = this.tools.select;
+    this.clipboard = new BoardClipboard({
+      userId: client.userId,
+      canEdit: () => this.canEdit(),
+      copySelection: () => this.selectedShapes(),
+      deleteSelection: () => void this.deleteSelection(),
+      has: (id) => !!this.scene.get(id),
+      pointer: () => this.pointerOnBoard(),
+      viewCentre: () => {
+        const v = this.viewRect();
+        return { x: (v.minX + v.maxX) / 2, y: (v.minY + v.maxY) / 2 };
+      },
+      style: () => this.currentStyle,
+      newId: () => this.newId(),
+      topZ: () => this.scene.topZ(),
+      commit: (fn) => this.commit(fn),
+      setSelection: (ids) => {
+        this.setTool('select');
+        this.setSelection(ids);
+      },
+      onImage: (blob, at) =>
+        this.opts.pastedImage ? this.opts.pastedImage(blob, at) : this.notify('warning', 'imagePasteUnavailable'),
+    });
     this.sceneCanvas.className = 'board-layer';
     this.overlayCanvas.className = 'board-layer board-input';
+    this.overlayCanvas.tabIndex = 0;
     this.overlayCanvas.setAttribute('aria-hidden', 'true');
     this.sceneCanvas.setAttribute('aria-hidden', 'true');
     this.cursorLayer.className = 'cursor-layer';
     root.append(this.sceneCanvas, this.overlayCanvas, this.cursorLayer);
+    this.textEditor = new TextEditor(root);
     this.renderer = new CanvasRenderer(this.scene, this.sceneCanvas, this.overlayCanvas, (g) => this.paintOverlay(g));
+    this.renderer.setPaintContext(this.paintContextPatch());
+    this.state = this.computeState();
 
     this.scene.apply(client.doc, { all: true });
     this.updateAttributes();
@@ -58,43 +164,120 @@ export class BoardView implements ToolHost {
         if (gone.length) this.setSelection([...this.selected].filter((id) => this.scene.get(id)));
         this.renderer.invalidate();
         this.updateAttributes();
+        this.markState();
       }),
       client.onEphemeral(() => {
+        this.syncRemoteLasers();
         this.renderer.invalidate();
         this.placeCursors();
         this.updateAttributes();
       }),
-      client.subscribe(() => this.placeCursors()),
+      client.subscribe(() => {
+        const snap = client.getSnapshot();
+        if (snap.ready && this.timings.syncedAt === null) {
+          this.timings.syncedAt = performance.now();
+          this.renderer.invalidate();
+        }
+        this.placeCursors();
+        this.markState();
+      }),
+      this.renderer.onPainted((full) => {
+        if (full && this.timings.syncedAt !== null && this.timings.paintedAt === null)
+          this.timings.paintedAt = performance.now();
+      }),
     );
 
     const el = this.overlayCanvas;
-    const on = <K extends keyof HTMLElementEventMap>(
+    const on = <K extends keyof WindowEventMap>(
       target: HTMLElement | Window,
       type: K,
-      fn: (e: HTMLElementEventMap[K]) => void,
-      opts?: AddEventListenerOptions,
+      fn: (e: WindowEventMap[K]) => void,
+      o?: AddEventListenerOptions,
     ) => {
-      target.addEventListener(type, fn as EventListener, opts);
-      this.disposers.push(() => target.removeEventListener(type, fn as EventListener, opts));
+      target.addEventListener(type, fn as EventListener, o);
+      this.disposers.push(() => target.removeEventListener(type, fn as EventListener, o));
     };
     on(el, 'pointerdown', (e) => this.onDown(e));
     on(el, 'pointermove', (e) => this.onMove(e));
     on(el, 'pointerup', (e) => this.onUp(e));
-    on(el, 'pointercancel', () => this.onCancel());
+    on(el, 'pointercancel', (e) => this.onCancel(e));
+    on(el, 'pointerleave', () => {
+      if (this.tool.id === 'laser' && this.gesture.toolPointer === null) this.client.outbox.setLaser(null);
+    });
+    on(el, 'dblclick', (e) => this.onDoubleClick(e));
     on(el, 'wheel', (e) => this.onWheel(e), { passive: false });
     on(el, 'contextmenu', (e) => e.preventDefault());
-    on(window, 'keydown', (e) => {
-      if (e.code === 'Space' && !isTyping(e.target)) this.spaceDown = true;
-    });
+    on(window, 'keydown', (e) => this.onKeyDown(e));
     on(window, 'keyup', (e) => {
       if (e.code === 'Space') this.spaceDown = false;
+      if (e.key === 'Alt') this.altDown = false;
     });
+    on(window, 'blur', () => {
+      this.spaceDown = false;
+      this.altDown = false;
+    });
+    // the clipboard events, not key handling: they carry the system clipboard without a permission
+    this.disposers.push(this.clipboard.attach(document));
 
     const ro = new ResizeObserver(() => this.resize());
     ro.observe(root);
     this.disposers.push(() => ro.disconnect());
     this.resize();
     this.setTool('select');
+  }
+
+  // ------------------------------------------------------------------------------------------
+  // EditorApi: state
+
+  getState = (): EditorState => {
+    if (this.stateDirty) {
+      this.stateDirty = false;
+      this.state = this.computeState();
+    }
+    return this.state;
+  };
+
+  subscribe = (fn: () => void): (() => void) => {
+    this.listeners.add(fn);
+    return () => this.listeners.delete(fn);
+  };
+
+  private markState(): void {
+    this.stateDirty = true;
+    for (const fn of this.listeners) fn();
+  }
+
+  private computeState(): EditorState {
+    const camera = this.renderer.camera;
+    const { width, height } = this.renderer.size;
+    return {
+      tool: this.tool.id,
+      style: this.currentStyle,
+      selection: this.selectionSummary(),
+      canUndo: this.undo.canUndo && this.canEdit(),
+      canRedo: this.undo.canRedo && this.canEdit(),
+      camera,
+      view: visibleRect(camera, width, height),
+      screen: { width, height },
+      penOnly: this.penOnly,
+    };
+  }
+
+  private selectionSummary(): EditorSelection {
+    if (!this.selected.size) return EMPTY_SELECTION;
+    const kinds = new Set<ShapeRecord['kind']>();
+    let locked = true;
+    const groups = new Set<string>();
+    let ungrouped = false;
+    for (const id of this.selected) {
+      const s = this.scene.get(id)?.shape;
+      if (!s) continue;
+      kinds.add(s.kind);
+      locked &&= !!s.locked;
+      if (s.groupId) groups.add(s.groupId);
+      else ungrouped = true;
+    }
+    return { count: this.selected.size, kinds: [...kinds], locked, grouped: groups.size > 0 && !ungrouped };
   }
 
   // ------------------------------------------------------------------------------------------
@@ -112,14 +295,14 @@ export class BoardView implements ToolHost {
   canEdit(): boolean {
     return this.client.canEdit();
   }
-  style() {
-    return this.opts.style;
-  }
-  commit(fn: (d: BoardDoc) => void): boolean {
-    return this.client.change(fn) !== null;
+  style(): ToolStyle {
+    return this.currentStyle;
   }
   newId(): string {
     return newShapeId();
+  }
+  topZ(): string {
+    return keyAbove(this.scene.topZ());
   }
   selection(): ReadonlySet<string> {
     return this.selected;
@@ -129,42 +312,352 @@ export class BoardView implements ToolHost {
     if (next.size === this.selected.size && [...next].every((id) => this.selected.has(id))) return;
     this.selected = next;
     this.client.outbox.setSelection([...next]);
-    this.opts.onSelectionChange?.(next.size);
     this.renderer.invalidate();
     this.updateAttributes();
+    this.markState();
   }
   redraw(): void {
     this.renderer.invalidate();
   }
+  viewRect(): Rect {
+    const { width, height } = this.renderer.size;
+    return visibleRect(this.renderer.camera, width, height);
+  }
+  pan(dsx: number, dsy: number): void {
+    this.setCamera(panBy(this.renderer.camera, dsx, dsy));
+  }
+  drawShape(g: CanvasRenderingContext2D, shape: ShapeRecord): void {
+    paintShape(g, shape, this.paintContext());
+  }
+  notify(kind: 'warning' | 'error', code: string, values?: Record<string, unknown>): void {
+    this.opts.notify(kind, code, values);
+  }
+  mayDelete(shape: ShapeRecord): boolean {
+    const w = this.client.getSnapshot().welcome;
+    if (!w?.deleteOwnOnly || w.role === 'owner') return true;
+    return this.userId !== 0 && shape.creator === this.userId;
+  }
+
+  snap(p: Point, o?: { exclude?: ReadonlySet<string>; alt?: boolean }): Point {
+    if (!this.options.snapping || o?.alt || this.altDown) return p;
+    const tolerance = 6 / this.zoom();
+    const near = this.scene.intersecting({
+      minX: p.x - tolerance * 4,
+      minY: p.y - tolerance * 4,
+      maxX: p.x + tolerance * 4,
+      maxY: p.y + tolerance * 4,
+    });
+    const candidates = near.filter((it) => !o?.exclude?.has(it.shape.id)).map((it) => it.bounds);
+    return snapPoint(p, { grid: this.gridSpacing(), candidates, tolerance }).point;
+  }
+
+  /** the background's snapping grid in world units (none on plain backgrounds) */
+  gridSpacing(): number | null {
+    switch (this.options.background) {
+      case 'adaptiveGrid':
+      case 'graphGrid':
+      case 'squares':
+      case 'dotGrid':
+        return 24;
+      case 'lines':
+        return 32;
+      default:
+        return null;
+    }
+  }
+
+  /**
+   * One user action: one Automerge change that also keeps bound connectors attached, and one
+   * undo step with the touched shapes before and after.
+   */
+  commit(fn: (d: BoardDoc) => void): boolean {
+    return this.change(fn, true);
+  }
+
+  private change(fn: (d: BoardDoc) => void, recordUndo: boolean): boolean {
+    const before = this.client.doc;
+    let touched: ReadonlySet<string> = new Set();
+    const off = this.client.onDoc((u) => {
+      if (!u.all) touched = u.ids;
+    });
+    let hash: string | null;
+    try {
+      hash = this.client.change((d) => {
+        fn(d);
+        followBindings(
+          d,
+          this.scene.boundShapeIds(),
+          (id) => readShape(id, d.shapes?.[bucketOf(id)]?.[id]),
+          (id) => this.scene.connectorsOf(id),
+        );
+      });
+    } finally {
+      off();
+    }
+    if (hash === null) return false;
+    if (recordUndo) {
+      const b = new Map<string, ShapeRecord | null>();
+      const a = new Map<string, ShapeRecord | null>();
+      for (const id of touched) {
+        b.set(id, getShape(before, id));
+        a.set(id, getShape(this.client.doc, id));
+      }
+      this.undo.record(b, a);
+    }
+    this.markState();
+    return true;
+  }
+
+  editText(id: string): void {
+    const item = this.scene.get(id);
+    if (!item || !this.canEdit()) return;
+    const s = item.shape;
+    if (s.kind !== 'sticky' && s.kind !== 'text' && s.kind !== 'shape') return;
+    if (s.locked) return;
+    const camera = this.renderer.camera;
+    const b = item.bounds;
+    const tl = toScreen(camera, s.x, s.y);
+    const w = 'w' in s ? s.w : b.maxX - b.minX;
+    const h = 'h' in s ? s.h : b.maxY - b.minY;
+    const fontSize = s.kind === 'text' ? s.fontSize : s.kind === 'sticky' ? 24 : 18;
+    this.scene.hidden.add(id);
+    this.renderer.invalidate();
+    const done = () => {
+      this.scene.hidden.delete(id);
+      this.scene.touch();
+      this.renderer.invalidate();
+    };
+    this.textEditor.open({
+      text: ('text' in s && typeof s.text === 'string' ? s.text : '') ?? '',
+      screenRect: { x: tl.x, y: tl.y, width: w * camera.zoom, height: h * camera.zoom },
+      zoom: camera.zoom,
+      font: s.kind === 'text' ? s.font : this.currentStyle.textFont,
+      fontSize,
+      color: s.kind === 'text' ? cssColor(s.color) : '#1f2328',
+      background: s.kind === 'sticky' ? cssColor(s.color) : undefined,
+      align: s.kind === 'text' ? 'left' : 'center',
+      onCommit: (text) => {
+        done();
+        const current = this.scene.get(id)?.shape;
+        if (!current) return;
+        if (s.kind === 'text' && !text.trim()) {
+          if (this.mayDelete(current)) this.commit((d) => arrange.deleteShapes(d, [id], () => true));
+          return;
+        }
+        if ('text' in current && current.text === text) return;
+        this.commit((d) => setShapeText(d, id, text));
+      },
+      onCancel: done,
+    });
+  }
 
   // ------------------------------------------------------------------------------------------
-  // commands from the page
+  // EditorApi: commands
 
-  setTool(id: ToolId): void {
-    if (this.tool.id !== id) this.tool.cancel(this);
-    this.tool = this.tools[id];
+  setTool = (id: ToolId): void => {
+    const next = this.tools[id];
+    if (!next) return;
+    if (next.edits && !this.canEdit()) return;
+    if (this.tool.id !== id) {
+      this.tool.cancel(this);
+      if (this.tool.id === 'laser') this.client.outbox.setLaser(null);
+    }
+    this.tool = next;
     this.overlayCanvas.style.cursor = this.tool.cursor;
     if (id !== 'select') this.setSelection([]);
+    this.markState();
+  };
+
+  setStyle = (patch: Partial<ToolStyle>): void => {
+    this.currentStyle = { ...this.currentStyle, ...patch };
+    // a style change while shapes are selected restyles them (one change)
+    if (this.selected.size && this.canEdit()) this.restyleSelection(patch);
+    this.markState();
+  };
+
+  setPenOnly = (on: boolean): void => {
+    this.penOnly = on;
+    try {
+      localStorage.setItem(PEN_ONLY_KEY, on ? '1' : '0');
+    } catch {
+      // private mode: the choice lasts for this page
+    }
+    this.markState();
+  };
+
+  setOptions = (patch: Partial<EditorOptions>): void => {
+    this.options = { ...this.options, ...patch };
+    this.renderer.setPaintContext(this.paintContextPatch());
+    this.cursorLayer.classList.toggle('hide-names', !this.options.showParticipantNames);
+    this.markState();
+  };
+
+  can = (action: ActionId): boolean => {
+    const edit = this.canEdit();
+    const n = this.selected.size;
+    const sel = this.selectionSummary();
+    switch (action) {
+      case 'undo':
+        return edit && this.undo.canUndo;
+      case 'redo':
+        return edit && this.undo.canRedo;
+      case 'copy':
+        return n > 0;
+      case 'cut':
+      case 'duplicate':
+      case 'delete':
+      case 'bringForward':
+      case 'sendBackward':
+      case 'bringToFront':
+      case 'sendToBack':
+      case 'nudgeLeft':
+      case 'nudgeRight':
+      case 'nudgeUp':
+      case 'nudgeDown':
+        return edit && n > 0;
+      case 'lock':
+        return edit && n > 0 && !sel.locked;
+      case 'unlock':
+        return edit && n > 0 && sel.locked;
+      case 'group':
+        return edit && n > 1 && !sel.grouped;
+      case 'ungroup':
+        return edit && sel.grouped;
+      case 'paste':
+        return edit;
+      case 'selectAll':
+        return this.scene.size > 0;
+      case 'deselect':
+        return n > 0;
+      case 'zoomSelection':
+        return n > 0;
+      default:
+        return true;
+    }
+  };
+
+  run = (action: ActionId): boolean => {
+    if (POWER_TOOLS.has(action) && !this.opts.powerTools()) {
+      this.opts.upgradeNeeded(action);
+      return false;
+    }
+    if (!this.can(action)) return false;
+    const ids = [...this.selected];
+    switch (action) {
+      case 'undo':
+      case 'redo':
+        return this.undoRedo(action);
+      case 'copy':
+      case 'cut':
+        void this.clipboard.copy(action === 'cut').then((ok) => ok || this.notify('warning', 'clipboardDenied'));
+        return true;
+      case 'paste':
+        void this.clipboard.paste().then((ok) => ok || this.notify('warning', 'clipboardDenied'));
+        return true;
+      case 'duplicate': {
+        let created: string[] = [];
+        const ok = this.commit((d) => {
+          created = arrange.duplicate(d, this.withGroups(ids), (id) => this.scene.get(id)?.shape ?? null, {
+            newId: () => this.newId(),
+            topZ: this.scene.topZ(),
+            // copies are mine: I may delete them under "delete own only"
+            creator: this.userId,
+          });
+        });
+        if (ok) this.setSelection(created);
+        return ok;
+      }
+      case 'delete':
+        return this.deleteSelection().deleted > 0;
+      case 'selectAll':
+        this.setTool('select');
+        this.setSelection(this.scene.ids());
+        return true;
+      case 'deselect':
+        this.setSelection([]);
+        return true;
+      case 'bringForward':
+      case 'sendBackward':
+      case 'bringToFront':
+      case 'sendToBack':
+        return this.commit((d) => arrange[action](d, this.withGroups(ids), this.scene));
+      case 'lock':
+      case 'unlock':
+        return this.commit((d) => arrange.setLocked(d, ids, action === 'lock'));
+      case 'group': {
+        const groupId = this.newId();
+        return this.commit((d) => arrange.group(d, this.withGroups(ids), groupId));
+      }
+      case 'ungroup':
+        return this.commit((d) => arrange.ungroup(d, this.withGroups(ids)));
+      case 'nudgeLeft':
+      case 'nudgeRight':
+      case 'nudgeUp':
+      case 'nudgeDown':
+        return this.nudge(action, 1);
+      case 'zoomIn':
+        return this.zoomBy(1.25), true;
+      case 'zoomOut':
+        return this.zoomBy(0.8), true;
+      case 'zoomFit':
+        return this.fit(), true;
+      case 'zoom100': {
+        const { width, height } = this.renderer.size;
+        const c = this.renderer.camera;
+        this.setCamera(zoomAt(c, width / 2, height / 2, 1 / c.zoom));
+        return true;
+      }
+      case 'zoomSelection': {
+        const b = this.selectionBounds();
+        if (!b) return false;
+        const { width, height } = this.renderer.size;
+        this.setCamera(fitRect(b, width, height));
+        return true;
+      }
+      case 'toggleToolbar':
+      case 'toggleMinimap':
+      case 'shortcuts':
+        this.opts.panel(action);
+        return true;
+    }
+  };
+
+  setCamera = (c: Camera): void => {
+    this.renderer.setCamera(c);
+    const v = this.viewRect();
+    this.client.outbox.setViewport({ x: v.minX, y: v.minY, width: v.maxX - v.minX, height: v.maxY - v.minY });
+    this.placeCursors();
+    this.markState();
+  };
+
+  centerOn = (x: number, y: number): void => {
+    const { width, height } = this.renderer.size;
+    const z = this.renderer.camera.zoom;
+    this.setCamera({ zoom: z, x: x - width / 2 / z, y: y - height / 2 / z });
+  };
+
+  peerViewports(): ReadonlyMap<number, Rect> {
+    const out = new Map<number, Rect>();
+    for (const [peer, v] of this.client.remote.viewports)
+      out.set(peer, { minX: v.x, minY: v.y, maxX: v.x + v.width, maxY: v.y + v.height });
+    return out;
   }
 
   /**
    * Delete the selection (one change). With "only creators delete their own objects" a non-owner
-   * cannot delete others' shapes (SPEC D6); those stay selected. Returns how many were kept.
+   * cannot delete others' shapes (SPEC D6): those stay selected and the person is told why.
    */
   deleteSelection(): { deleted: number; refused: number } {
-    const w = this.client.getSnapshot().welcome;
-    const restricted = !!w?.deleteOwnOnly && w.role !== 'owner';
-    const mine = (id: string) => {
-      const s = this.scene.get(id)?.shape;
-      return !!s && this.userId !== 0 && s.creator === this.userId;
-    };
-    const ids = [...this.selected].filter((id) => !restricted || mine(id));
-    const refused = this.selected.size - ids.length;
-    if (!ids.length) return { deleted: 0, refused };
+    const ids = this.withGroups([...this.selected]).filter((id) => !this.scene.get(id)?.shape.locked);
+    let result = { deleted: 0, refused: 0 };
     const ok = this.commit((d) => {
-      for (const id of ids) removeShape(d, id);
+      result = arrange.deleteShapes(d, ids, (id) => {
+        const s = this.scene.get(id)?.shape;
+        return !!s && this.mayDelete(s);
+      });
     });
-    return { deleted: ok ? ids.length : 0, refused };
+    if (result.refused) this.notify('warning', 'deleteOthers', { count: result.refused });
+    return ok ? result : { deleted: 0, refused: result.refused };
   }
 
   zoomBy(factor: number): void {
@@ -183,93 +676,347 @@ export class BoardView implements ToolHost {
 
   destroy(): void {
     this.tool.cancel(this);
+    this.textEditor.close();
+    cancelAnimationFrame(this.inertia);
+    cancelAnimationFrame(this.laserAnimation);
     for (const d of this.disposers.splice(0)) d();
     this.renderer.destroy();
+    this.listeners.clear();
     this.root.replaceChildren();
+  }
+
+  // ------------------------------------------------------------------------------------------
+  // commands' helpers
+
+  private selectedShapes(): ShapeRecord[] {
+    return this.withGroups([...this.selected])
+      .map((id) => this.scene.get(id)?.shape)
+      .filter((s): s is ShapeRecord => !!s);
+  }
+
+  /** a group acts as one object: every member of a selected member's group */
+  private withGroups(ids: string[]): string[] {
+    return arrange.expandGroups(ids, this.scene);
+  }
+
+  private selectionBounds(): Rect | null {
+    let r: Rect | null = null;
+    for (const id of this.selected) {
+      const b = this.scene.get(id)?.bounds;
+      if (!b) continue;
+      r = r
+        ? { minX: Math.min(r.minX, b.minX), minY: Math.min(r.minY, b.minY), maxX: Math.max(r.maxX, b.maxX), maxY: Math.max(r.maxY, b.maxY) }
+        : { ...b };
+    }
+    return r;
+  }
+
+  private nudge(action: 'nudgeLeft' | 'nudgeRight' | 'nudgeUp' | 'nudgeDown', step: number): boolean {
+    const ids = this.withGroups([...this.selected]).filter((id) => !this.scene.get(id)?.shape.locked);
+    if (!ids.length) return false;
+    const dx = action === 'nudgeLeft' ? -step : action === 'nudgeRight' ? step : 0;
+    const dy = action === 'nudgeUp' ? -step : action === 'nudgeDown' ? step : 0;
+    return this.commit((d) => arrange.nudge(d, ids, dx, dy));
+  }
+
+  private undoRedo(which: 'undo' | 'redo'): boolean {
+    const current = (id: string) => getShape(this.client.doc, id);
+    const step = which === 'undo' ? this.undo.undo(current) : this.undo.redo(current);
+    if (!step) return false;
+    const ok = this.change(step.apply, false);
+    if (ok) step.done();
+    this.markState();
+    return ok;
+  }
+
+  private restyleSelection(patch: Partial<ToolStyle>): void {
+    const fields: Record<string, unknown> = {};
+    if (patch.strokeColor !== undefined) fields.strokeColor = patch.strokeColor;
+    if (patch.strokeWidth !== undefined) fields.strokeWidth = patch.strokeWidth;
+    if (patch.linePattern !== undefined) fields.linePattern = patch.linePattern;
+    if (patch.fill !== undefined) fields.fill = patch.fill;
+    if (patch.fillColor !== undefined) fields.fillColor = patch.fillColor;
+    const ids = [...this.selected].filter((id) => !this.scene.get(id)?.shape.locked);
+    if (!ids.length || (!Object.keys(fields).length && patch.textColor === undefined && patch.stickyColor === undefined && patch.textSize === undefined && patch.textFont === undefined))
+      return;
+    this.commit((d) => arrange.restyle(d, ids, fields, patch));
+  }
+
+  /** the pointer's world position while it is over the board */
+  private pointerOnBoard(): Point | null {
+    const v = this.viewRect();
+    const p = this.lastPointer;
+    return p.x >= v.minX && p.x <= v.maxX && p.y >= v.minY && p.y <= v.maxY ? p : null;
   }
 
   // ------------------------------------------------------------------------------------------
   // input
 
-  private pointer(e: PointerEvent): ToolPointer & { sx: number; sy: number } {
+  private access(): Access {
+    const snap = this.client.getSnapshot();
+    const role = snap.welcome?.role;
+    if (!snap.ready || snap.readOnly) return 'view';
+    return role === 'owner' ? 'own' : role === 'editor' ? 'edit' : 'view';
+  }
+
+  private pointer(e: PointerEvent): ToolPointer {
     const r = this.overlayCanvas.getBoundingClientRect();
     const sx = e.clientX - r.left;
     const sy = e.clientY - r.top;
     const w = toWorld(this.renderer.camera, sx, sy);
-    return { x: w.x, y: w.y, sx, sy, shift: e.shiftKey };
+    const type = e.pointerType === 'pen' || e.pointerType === 'touch' ? e.pointerType : 'mouse';
+    return {
+      x: w.x,
+      y: w.y,
+      sx,
+      sy,
+      shift: e.shiftKey,
+      alt: e.altKey,
+      mod: e.ctrlKey || e.metaKey,
+      // mice report 0.5 while a button is down: only pens and touch carry real pressure
+      pressure: type === 'pen' && e.pressure > 0 ? e.pressure : 0.5,
+      pointerType: type,
+      clicks: e.detail,
+    };
   }
 
   private onDown(e: PointerEvent): void {
-    if (this.activePointer !== null) return;
-    this.overlayCanvas.focus?.();
+    this.overlayCanvas.focus({ preventScroll: true });
+    cancelAnimationFrame(this.inertia);
     const p = this.pointer(e);
-    this.activePointer = e.pointerId;
+    const g = this.gesture;
+    g.pointers.set(e.pointerId, { sx: p.sx, sy: p.sy, type: e.pointerType });
     this.overlayCanvas.setPointerCapture?.(e.pointerId);
-    if (e.button === 1 || e.button === 2 || this.spaceDown) {
-      this.pan = { x: p.sx, y: p.sy };
+    // a second finger: the tool's gesture ends and the two fingers pan and zoom
+    const touches = [...g.pointers.values()].filter((q) => q.type === 'touch');
+    if (touches.length === 2) {
+      if (g.toolPointer !== null) {
+        this.tool.cancel(this);
+        g.toolPointer = null;
+      }
+      g.pan = null;
+      g.pinch = pinchOf(touches);
+      return;
+    }
+    if (g.toolPointer !== null || g.pan || g.pinch) return;
+    const panTool = this.tool.id === 'hand';
+    const touchPans = e.pointerType === 'touch' && this.penOnly && this.tool.id !== 'select';
+    if (e.button === 1 || e.button === 2 || this.spaceDown || touchPans || (panTool && e.button === 0)) {
+      g.pan = { sx: p.sx, sy: p.sy, samples: [{ t: performance.now(), sx: p.sx, sy: p.sy }] };
+      this.overlayCanvas.style.cursor = 'grabbing';
       return;
     }
     if (e.button !== 0) return;
     if (this.tool.edits && !this.canEdit()) return;
+    g.toolPointer = e.pointerId;
     this.tool.down(p, this);
   }
 
   private onMove(e: PointerEvent): void {
     const p = this.pointer(e);
+    this.lastPointer = { x: p.x, y: p.y };
     this.client.outbox.setCursor({ x: p.x, y: p.y });
-    if (e.pointerId !== this.activePointer) return;
-    if (this.pan) {
-      this.setCamera(panBy(this.renderer.camera, p.sx - this.pan.x, p.sy - this.pan.y));
-      this.pan = { x: p.sx, y: p.sy };
+    const g = this.gesture;
+    const known = g.pointers.get(e.pointerId);
+    if (known) {
+      known.sx = p.sx;
+      known.sy = p.sy;
+    }
+    if (g.pinch) {
+      const touches = [...g.pointers.values()].filter((q) => q.type === 'touch');
+      if (touches.length < 2) return;
+      const next = pinchOf(touches);
+      let c = panBy(this.renderer.camera, next.mid.x - g.pinch.mid.x, next.mid.y - g.pinch.mid.y);
+      if (g.pinch.dist > 0) c = zoomAt(c, next.mid.x, next.mid.y, next.dist / g.pinch.dist);
+      g.pinch = next;
+      this.setCamera(c);
+      return;
+    }
+    if (g.pan && known) {
+      this.setCamera(panBy(this.renderer.camera, p.sx - g.pan.sx, p.sy - g.pan.sy));
+      g.pan.sx = p.sx;
+      g.pan.sy = p.sy;
+      g.pan.samples.push({ t: performance.now(), sx: p.sx, sy: p.sy });
+      if (g.pan.samples.length > 6) g.pan.samples.shift();
+      return;
+    }
+    if (e.pointerId !== g.toolPointer) {
+      if (g.toolPointer === null) {
+        this.tool.hover?.(p, this);
+        if (this.tool.id === 'laser') this.animateLasers();
+        const cursor = this.tool instanceof SelectTool ? this.tool.cursorAt(p, this) : null;
+        this.overlayCanvas.style.cursor = cursor ?? this.tool.cursor;
+      }
       return;
     }
     // coalesced events: every sample of a fast stroke, not one per frame
     const samples = e.getCoalescedEvents?.() ?? [];
     if (samples.length > 1) for (const s of samples) this.tool.move(this.pointer(s), this);
     else this.tool.move(p, this);
+    if (this.tool.id === 'laser') this.animateLasers();
   }
 
   private onUp(e: PointerEvent): void {
-    if (e.pointerId !== this.activePointer) return;
-    this.activePointer = null;
-    if (this.pan) {
-      this.pan = null;
+    const g = this.gesture;
+    g.pointers.delete(e.pointerId);
+    if (g.pinch) {
+      if ([...g.pointers.values()].filter((q) => q.type === 'touch').length < 2) g.pinch = null;
       return;
     }
+    if (g.pan) {
+      const samples = g.pan.samples;
+      g.pan = null;
+      this.overlayCanvas.style.cursor = this.tool.cursor;
+      if (this.options.inertialPanning) this.glide(samples);
+      return;
+    }
+    if (e.pointerId !== g.toolPointer) return;
+    g.toolPointer = null;
     this.tool.up(this.pointer(e), this);
+    this.markState();
   }
 
-  private onCancel(): void {
-    this.activePointer = null;
-    this.pan = null;
-    this.tool.cancel(this);
+  private onCancel(e: PointerEvent): void {
+    const g = this.gesture;
+    g.pointers.delete(e.pointerId);
+    if (e.pointerId === g.toolPointer) {
+      g.toolPointer = null;
+      this.tool.cancel(this);
+    }
+    if (!g.pointers.size) {
+      g.pan = null;
+      g.pinch = null;
+    }
+  }
+
+  private onDoubleClick(e: MouseEvent): void {
+    if (this.tool.id !== 'select' || !this.canEdit()) return;
+    const r = this.overlayCanvas.getBoundingClientRect();
+    const p = toWorld(this.renderer.camera, e.clientX - r.left, e.clientY - r.top);
+    const hit = this.scene.hitTest(p, 6 / this.zoom());
+    if (hit) this.editText(hit.shape.id);
+  }
+
+  /** inertial panning: keep the last drag velocity and let it decay (~350 ms) */
+  private glide(samples: { t: number; sx: number; sy: number }[]): void {
+    if (samples.length < 2) return;
+    const a = samples[0]!;
+    const b = samples[samples.length - 1]!;
+    const dt = b.t - a.t;
+    if (dt <= 0 || performance.now() - b.t > 80) return;
+    let vx = (b.sx - a.sx) / dt;
+    let vy = (b.sy - a.sy) / dt;
+    if (Math.hypot(vx, vy) < 0.2) return;
+    let last = performance.now();
+    const step = () => {
+      const now = performance.now();
+      const ms = now - last;
+      last = now;
+      this.setCamera(panBy(this.renderer.camera, vx * ms, vy * ms));
+      const decay = Math.exp(-ms / 120);
+      vx *= decay;
+      vy *= decay;
+      this.inertia = Math.hypot(vx, vy) > 0.02 ? requestAnimationFrame(step) : 0;
+    };
+    this.inertia = requestAnimationFrame(step);
   }
 
   private onWheel(e: WheelEvent): void {
     e.preventDefault();
+    cancelAnimationFrame(this.inertia);
     const r = this.overlayCanvas.getBoundingClientRect();
+    // lines / pages → pixels, so mice and trackpads move alike
+    const unit = e.deltaMode === 1 ? 16 : e.deltaMode === 2 ? r.height : 1;
+    const dx = e.deltaX * unit;
+    const dy = e.deltaY * unit;
     if (e.ctrlKey || e.metaKey) {
-      this.setCamera(zoomAt(this.renderer.camera, e.clientX - r.left, e.clientY - r.top, Math.exp(-e.deltaY * 0.01)));
-    } else this.setCamera(panBy(this.renderer.camera, -e.deltaX, -e.deltaY));
+      // trackpad pinch arrives as Ctrl+wheel with small deltas; a mouse notch is ~100
+      const clamped = Math.max(-150, Math.min(150, dy));
+      this.setCamera(zoomAt(this.renderer.camera, e.clientX - r.left, e.clientY - r.top, Math.exp(-clamped * WHEEL_ZOOM_SPEED)));
+    } else if (e.shiftKey && dx === 0) this.setCamera(panBy(this.renderer.camera, -dy, 0));
+    else this.setCamera(panBy(this.renderer.camera, -dx, -dy));
   }
 
-  private setCamera(c: Camera): void {
-    this.renderer.setCamera(c);
-    const { width, height } = this.renderer.size;
-    const v = visibleRect(c, width, height);
-    this.client.outbox.setViewport({ x: v.minX, y: v.minY, width: v.maxX - v.minX, height: v.maxY - v.minY });
-    this.placeCursors();
-    this.opts.onZoomChange?.(c.zoom);
+  private onKeyDown(e: KeyboardEvent): void {
+    if (e.key === 'Alt') this.altDown = true;
+    if (isTyping(e.target) || this.textEditor.isOpen) return;
+    if (e.code === 'Space') {
+      this.spaceDown = true;
+      if (e.target === this.overlayCanvas || e.target === document.body) e.preventDefault();
+      return;
+    }
+    // the active tool first: Enter ends a polyline, Escape cancels a gesture
+    if (this.tool.key?.({ key: e.key, shift: e.shiftKey, mod: e.ctrlKey || e.metaKey }, this)) {
+      e.preventDefault();
+      return;
+    }
+    // copy/cut/paste keys are left to the browser's clipboard events (system clipboard access)
+    const key = keyOf(e);
+    if (key === 'Mod+C' || key === 'Mod+X' || key === 'Mod+V') return;
+    const shortcut = findShortcut(key);
+    if (!shortcut) return;
+    // spec §4: a shortcut whose access level the board does not grant is ignored
+    if (!allows(this.access(), shortcut.access)) return;
+    e.preventDefault();
+    const t = shortcut.target;
+    if ('tool' in t) this.setTool(t.tool);
+    else if ('preset' in t) {
+      const style = this.opts.penPreset(t.preset);
+      if (style) {
+        this.setTool('pen');
+        this.currentStyle = { ...this.currentStyle, ...style };
+        this.opts.styleChanged?.(this.currentStyle);
+        this.markState();
+      }
+    } else if (t.action.startsWith('nudge')) {
+      this.nudge(t.action as 'nudgeLeft', nudgeStep({ shift: e.shiftKey, mod: e.ctrlKey || e.metaKey }));
+    } else if (t.action === 'deselect') {
+      this.tool.cancel(this);
+      this.setSelection([]);
+    } else this.run(t.action);
+  }
+
+  private syncRemoteLasers(): void {
+    const now = performance.now();
+    for (const [peer, pts] of this.client.remote.lasers) {
+      const last = pts[pts.length - 1];
+      if (last) this.lasers.add(peer, last, now);
+    }
+    if (this.client.remote.lasers.size) this.animateLasers();
+  }
+
+  /** trails fade over a second: keep drawing frames while any is visible */
+  private animateLasers(): void {
+    if (this.laserAnimation) return;
+    const frame = () => {
+      this.renderer.invalidate();
+      this.laserAnimation = this.lasers.hasActive(performance.now()) ? requestAnimationFrame(frame) : 0;
+    };
+    this.laserAnimation = requestAnimationFrame(frame);
   }
 
   private resize(): void {
     const r = this.root.getBoundingClientRect();
     this.renderer.resize(r.width, r.height, window.devicePixelRatio || 1);
     this.placeCursors();
+    this.markState();
   }
 
   // ------------------------------------------------------------------------------------------
   // drawing of what is not committed
+
+  private paintContextPatch() {
+    return { theme: this.options.theme, background: this.options.background };
+  }
+
+  private paintContext(): PaintContext {
+    return {
+      theme: this.options.theme,
+      background: this.options.background,
+      zoom: this.renderer.camera.zoom,
+      onAsset: () => this.renderer.invalidate(),
+    };
+  }
 
   private peerColor(peerId: number): string {
     return this.client.getSnapshot().presence.find((p) => p.peerId === peerId)?.color ?? '#888888';
@@ -288,13 +1035,16 @@ export class BoardView implements ToolHost {
         if (it) strokeBounds(g, this.scene.displaced(it), 3 / zoom);
       }
     }
-    g.strokeStyle = '#2563eb';
-    g.setLineDash([]);
-    for (const id of this.selected) {
-      const it = this.scene.get(id);
-      if (it) strokeBounds(g, this.scene.displaced(it), 4 / zoom);
+    // my selection: the select tool draws the box and handles; other tools just outline
+    if (!(this.tool instanceof SelectTool)) {
+      g.strokeStyle = '#2563eb';
+      for (const id of this.selected) {
+        const it = this.scene.get(id);
+        if (it) strokeBounds(g, this.scene.displaced(it), 4 / zoom);
+      }
     }
     this.tool.drawOverlay?.(g, this);
+    this.lasers.draw(g, performance.now(), zoom, (peer) => (peer < 0 ? '#ef4444' : this.peerColor(peer)));
   }
 
   private placeCursors(): void {
@@ -339,6 +1089,11 @@ export class BoardView implements ToolHost {
   }
 }
 
+function pinchOf(touches: { sx: number; sy: number }[]): { dist: number; mid: Point } {
+  const [a, b] = touches as [{ sx: number; sy: number }, { sx: number; sy: number }];
+  return { dist: Math.hypot(a.sx - b.sx, a.sy - b.sy), mid: { x: (a.sx + b.sx) / 2, y: (a.sy + b.sy) / 2 } };
+}
+
 function strokeBounds(
   g: CanvasRenderingContext2D,
   b: { minX: number; minY: number; maxX: number; maxY: number },
@@ -349,5 +1104,13 @@ function strokeBounds(
 
 function isTyping(target: EventTarget | null): boolean {
   const el = target as HTMLElement | null;
-  return !!el && (/^(INPUT|TEXTAREA|SELECT)$/.test(el.tagName) || el.isContentEditable);
+  return !!el && !!el.tagName && (/^(INPUT|TEXTAREA|SELECT)$/.test(el.tagName) || el.isContentEditable);
+}
+
+function readPenOnly(): boolean {
+  try {
+    return localStorage.getItem(PEN_ONLY_KEY) === '1';
+  } catch {
+    return false;
+  }
 }

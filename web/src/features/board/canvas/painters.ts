@@ -1,19 +1,70 @@
 /**
- * How each shape kind is drawn on a Canvas2D context (world transform already set). Later tools
- * add their kind here; a kind without a painter is drawn as its outline so it is never invisible.
+ * How each shape kind is drawn on a Canvas2D context (world transform already set). Paths are
+ * built in world coordinates and cached on the scene item, so a frame is mostly stroke/fill
+ * calls; state is saved only for the shapes that change it (rotation, opacity, dashes, clips).
+ * Tools draw uncommitted records with paintShape, through the same painters.
  */
-import type { ShapeKind } from '@wb/proto';
-import { cssColor } from './geometry';
-import type { SceneItem } from './scene';
+import { getStroke } from 'perfect-freehand';
+import type { ShapeKind, ShapeRecord } from '@wb/proto';
+import {
+  arrowSize,
+  connectorPath,
+  cssColor,
+  curveBeziers,
+  drawnStrokeWidth,
+  FORMULA_FONT,
+  isFilled,
+  shapeGeometry,
+  type ShapeGeometry,
+} from './geometry';
+import { documentPageUrl, imageCache, imageUrl } from './imageCache';
+import { makeItem, type SceneItem } from './scene';
+import { cssFont, fitFontSize, layoutText } from './textLayout';
+import { DEFAULT_PAINT_CONTEXT, backgroundIsDark, inkColor, rgba, stickyTextColor, uiColors } from './theme';
+import type { PaintContext } from './theme';
 
-export type Painter = (g: CanvasRenderingContext2D, item: SceneItem) => void;
+export type { PaintContext } from './theme';
+export { inkColor } from './theme';
 
-function strokePath(points: ArrayLike<number>): Path2D {
-  const p = new Path2D();
-  if (points.length < 2) return p;
-  p.moveTo(points[0]!, points[1]!);
-  if (points.length === 2) p.lineTo(points[0]! + 0.01, points[1]!); // a dot
-  for (let i = 2; i + 1 < points.length; i += 2) p.lineTo(points[i]!, points[i + 1]!);
+export type Painter = (g: CanvasRenderingContext2D, item: SceneItem, ctx: PaintContext) => void;
+
+/** below this many screen pixels a shape is a dot (one fillRect) */
+export const LOD_SHAPE_PX = 1.5;
+/** below this font size in screen pixels text is drawn as grey bars */
+export const LOD_TEXT_PX = 4;
+const SANS = 'sans-serif';
+
+interface PaintCache {
+  /** the stroke / outline path in world coordinates */
+  path?: Path2D;
+  /** arrowheads (world coordinates) */
+  heads?: Path2D;
+  /** sticky: the fitted font size */
+  fontSize?: number;
+}
+const cacheOf = (item: SceneItem): PaintCache => (item.paint ??= {}) as PaintCache;
+
+/** a path that records nothing: jsdom has no Path2D, and tool tests draw previews on mocks */
+class NoPath {
+  moveTo(): void {}
+  lineTo(): void {}
+  bezierCurveTo(): void {}
+  arc(): void {}
+  ellipse(): void {}
+  rect(): void {}
+  closePath(): void {}
+}
+function newPath(): Path2D {
+  return typeof Path2D === 'function' ? new Path2D() : (new NoPath() as unknown as Path2D);
+}
+
+function polyPath(pts: ArrayLike<number>, ox: number, oy: number, closed: boolean): Path2D {
+  const p = newPath();
+  if (pts.length < 2) return p;
+  p.moveTo(pts[0]! + ox, pts[1]! + oy);
+  if (pts.length === 2) p.lineTo(pts[0]! + ox + 0.01, pts[1]! + oy); // a dot
+  for (let i = 2; i + 1 < pts.length; i += 2) p.lineTo(pts[i]! + ox, pts[i + 1]! + oy);
+  if (closed) p.closePath();
   return p;
 }
 
@@ -23,21 +74,512 @@ export function drawStroke(g: CanvasRenderingContext2D, points: ArrayLike<number
   g.lineWidth = width;
   g.lineCap = 'round';
   g.lineJoin = 'round';
-  g.stroke(strokePath(points));
+  g.stroke(polyPath(points, 0, 0, false));
 }
 
-const pen: Painter = (g, item) => {
-  const { shape } = item;
-  if (!(item.path instanceof Path2D)) item.path = strokePath(item.points);
-  g.save();
-  g.translate(shape.x, shape.y);
-  g.globalAlpha = shape.opacity ?? 1;
-  g.strokeStyle = cssColor(shape.strokeColor);
-  g.lineWidth = shape.strokeWidth ?? 3;
-  g.lineCap = 'round';
+/** stroke style of a line pattern; returns whether state was saved (the caller restores) */
+function applyPattern(g: CanvasRenderingContext2D, shape: ShapeRecord, ctx: PaintContext, width: number): boolean {
+  const pattern = shape.linePattern ?? 'pen';
+  g.lineWidth = width;
   g.lineJoin = 'round';
-  g.stroke(item.path as Path2D);
+  switch (pattern) {
+    case 'dashed':
+      g.save();
+      g.lineCap = 'butt';
+      g.setLineDash([width * 3, width * 2]);
+      return true;
+    case 'dotted':
+      g.save();
+      g.lineCap = 'round';
+      g.setLineDash([0.001, width * 2]);
+      return true;
+    case 'marker':
+      g.lineCap = 'butt';
+      return false;
+    case 'highlighter':
+      g.save();
+      g.lineCap = 'butt';
+      g.globalAlpha *= 0.35;
+      // multiply keeps what is underneath readable on light paper; on dark surfaces it would vanish
+      if (!backgroundIsDark(ctx.background, ctx.theme)) g.globalCompositeOperation = 'multiply';
+      return true;
+    default:
+      g.lineCap = 'round';
+      return false;
+  }
+}
+
+function strokeInk(shape: ShapeRecord, ctx: PaintContext): string {
+  return inkColor(shape.strokeColor ?? 0, ctx);
+}
+
+function fillStyleOf(shape: ShapeRecord): string | null {
+  if (!isFilled(shape)) return null;
+  const c = shape.fillColor as number;
+  return shape.fill === 'semi' ? rgba(c, 0.3) : cssColor(c);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Strokes
+
+const pen: Painter = (g, item, ctx) => {
+  const shape = item.shape as Extract<ShapeRecord, { kind: 'pen' }>;
+  const cache = cacheOf(item);
+  const width = drawnStrokeWidth(shape);
+  const pts = item.points;
+  const pressures =
+    shape.pressures instanceof Uint8Array && shape.pressures.length * 2 >= pts.length ? shape.pressures : null;
+  const color = strokeInk(shape, ctx);
+  if (pressures && pts.length >= 4) {
+    // pressure-sensitive: perfect-freehand's outline, filled
+    if (!cache.path) {
+      const input: number[][] = [];
+      for (let i = 0; i + 1 < pts.length; i += 2)
+        input.push([pts[i]! + shape.x, pts[i + 1]! + shape.y, pressures[i / 2]! / 255]);
+      const outline = getStroke(input, {
+        size: width,
+        thinning: 0.6,
+        smoothing: 0.5,
+        streamline: 0.3,
+        simulatePressure: false,
+        last: true,
+      });
+      const flat: number[] = [];
+      for (const [x, y] of outline) flat.push(x!, y!);
+      cache.path = polyPath(flat, 0, 0, true);
+    }
+    const saved = applyPattern(g, shape, ctx, width);
+    g.fillStyle = color;
+    g.fill(cache.path);
+    if (saved) g.restore();
+    return;
+  }
+  // constant width ("fixed width" or no pressure): a round-capped stroke looks the same and is cheap
+  cache.path ??= polyPath(pts, shape.x, shape.y, false);
+  const saved = applyPattern(g, shape, ctx, width);
+  g.strokeStyle = color;
+  g.stroke(cache.path);
+  if (saved) g.restore();
+};
+
+function arrowHeads(
+  path: ArrayLike<number>,
+  ox: number,
+  oy: number,
+  start: boolean,
+  end: boolean,
+  size: number,
+): Path2D {
+  const p = newPath();
+  const n = path.length;
+  const head = (tx: number, ty: number, fx: number, fy: number) => {
+    const a = Math.atan2(ty - fy, tx - fx);
+    const spread = 0.45;
+    p.moveTo(tx + ox, ty + oy);
+    p.lineTo(tx + ox - size * Math.cos(a - spread), ty + oy - size * Math.sin(a - spread));
+    p.lineTo(tx + ox - size * Math.cos(a + spread), ty + oy - size * Math.sin(a + spread));
+    p.closePath();
+  };
+  if (n >= 4) {
+    if (end) head(path[n - 2]!, path[n - 1]!, path[n - 4]!, path[n - 3]!);
+    if (start) head(path[0]!, path[1]!, path[2]!, path[3]!);
+  }
+  return p;
+}
+
+/** the path with its ends pulled back under arrowheads, so a wide stroke does not poke through */
+function trimmedForHeads(path: ArrayLike<number>, start: boolean, end: boolean, by: number): number[] {
+  const out = Array.from(path);
+  const n = out.length;
+  if (n < 4) return out;
+  const pull = (i: number, j: number) => {
+    const dx = out[i]! - out[j]!;
+    const dy = out[i + 1]! - out[j + 1]!;
+    const len = Math.hypot(dx, dy);
+    if (len <= by) return;
+    out[i] = out[i]! - (dx / len) * by;
+    out[i + 1] = out[i + 1]! - (dy / len) * by;
+  };
+  if (end) pull(n - 2, n - 4);
+  if (start) pull(0, 2);
+  return out;
+}
+
+const lineLike: Painter = (g, item, ctx) => {
+  const shape = item.shape as Extract<ShapeRecord, { kind: 'line' | 'connector' }>;
+  const cache = cacheOf(item);
+  const width = drawnStrokeWidth(shape);
+  const start = !!shape.arrowStart;
+  const end = !!shape.arrowEnd;
+  if (!cache.path) {
+    const route =
+      shape.kind === 'connector' ? connectorPath(item.points, !!shape.elbow, shape.fromAnchor) : item.points;
+    const size = arrowSize(width);
+    cache.path = polyPath(
+      start || end ? trimmedForHeads(route, start, end, size * 0.7) : route,
+      shape.x,
+      shape.y,
+      false,
+    );
+    if (start || end) cache.heads = arrowHeads(route, shape.x, shape.y, start, end, size);
+  }
+  const color = strokeInk(shape, ctx);
+  const saved = applyPattern(g, shape, ctx, width);
+  g.strokeStyle = color;
+  g.stroke(cache.path);
+  if (saved) g.restore();
+  if (cache.heads) {
+    g.fillStyle = color;
+    g.fill(cache.heads);
+  }
+};
+
+const polyline: Painter = (g, item, ctx) => {
+  const shape = item.shape as Extract<ShapeRecord, { kind: 'polyline' | 'curve' }>;
+  const cache = cacheOf(item);
+  const closed = !!shape.closed;
+  if (!cache.path) {
+    if (shape.kind === 'curve' && item.points.length >= 4) {
+      const p = newPath();
+      const pts = item.points;
+      p.moveTo(pts[0]! + shape.x, pts[1]! + shape.y);
+      const bz = curveBeziers(pts, closed);
+      for (let i = 0; i + 5 < bz.length; i += 6)
+        p.bezierCurveTo(
+          bz[i]! + shape.x,
+          bz[i + 1]! + shape.y,
+          bz[i + 2]! + shape.x,
+          bz[i + 3]! + shape.y,
+          bz[i + 4]! + shape.x,
+          bz[i + 5]! + shape.y,
+        );
+      if (closed) p.closePath();
+      cache.path = p;
+    } else cache.path = polyPath(item.points, shape.x, shape.y, closed);
+  }
+  const fill = closed ? fillStyleOf(shape) : null;
+  if (fill) {
+    g.fillStyle = fill;
+    g.fill(cache.path);
+  }
+  if ((shape.strokeWidth ?? 3) > 0) {
+    const saved = applyPattern(g, shape, ctx, drawnStrokeWidth(shape));
+    g.strokeStyle = strokeInk(shape, ctx);
+    g.stroke(cache.path);
+    if (saved) g.restore();
+  }
+};
+
+const arc: Painter = (g, item, ctx) => {
+  const shape = item.shape as Extract<ShapeRecord, { kind: 'arc' }>;
+  const cache = cacheOf(item);
+  if (!cache.path) {
+    const p = newPath();
+    const r = Math.max(0, shape.r);
+    p.arc(shape.x, shape.y, r, shape.startAngle, shape.endAngle, shape.endAngle < shape.startAngle);
+    cache.path = p;
+  }
+  const saved = applyPattern(g, shape, ctx, drawnStrokeWidth(shape));
+  g.strokeStyle = strokeInk(shape, ctx);
+  g.stroke(cache.path);
+  if (saved) g.restore();
+};
+
+// ---------------------------------------------------------------------------------------------
+// Areas
+
+/** centred, wrapped text in a box (labels, sticky notes) */
+function centredText(
+  g: CanvasRenderingContext2D,
+  text: string,
+  font: string,
+  fontSize: number,
+  x: number,
+  y: number,
+  w: number,
+  h: number,
+  color: string,
+  ctx: PaintContext,
+): void {
+  const layout = layoutText(text, font, fontSize, w);
+  const top = y + (h - layout.height) / 2;
+  if (fontSize * ctx.zoom < LOD_TEXT_PX) {
+    textBars(g, layout.lines, fontSize, layout.lineHeight, x, top, w, 'center', ctx);
+    return;
+  }
+  g.fillStyle = color;
+  g.font = cssFont(font, fontSize);
+  g.textAlign = 'center';
+  g.textBaseline = 'middle';
+  for (let i = 0; i < layout.lines.length; i++)
+    g.fillText(layout.lines[i]!, x + w / 2, top + layout.lineHeight * (i + 0.5));
+  g.textAlign = 'left';
+}
+
+/** text too small to read: one grey bar per line (as wide as the line's estimate) */
+function textBars(
+  g: CanvasRenderingContext2D,
+  lines: readonly string[],
+  fontSize: number,
+  lineHeight: number,
+  x: number,
+  top: number,
+  w: number,
+  align: 'left' | 'center',
+  ctx: PaintContext,
+): void {
+  g.fillStyle = uiColors(ctx).textBar;
+  for (let i = 0; i < lines.length; i++) {
+    const lw = Math.min(w > 0 ? w : Infinity, lines[i]!.length * fontSize * 0.5);
+    if (lw <= 0) continue;
+    const lx = align === 'center' ? x + (w - lw) / 2 : x;
+    g.fillRect(lx, top + lineHeight * i + fontSize * 0.25, lw, fontSize * 0.6);
+  }
+}
+
+const geometric: Painter = (g, item, ctx) => {
+  const shape = item.shape as Extract<ShapeRecord, { kind: 'shape' }>;
+  const geo = shapeGeometry(shape, item.points);
+  const { box } = geo;
+  const cache = cacheOf(item);
+  if (!cache.path) {
+    if (shape.shapeType === 'ellipse') {
+      const p = newPath();
+      p.ellipse(
+        box.x + box.w / 2,
+        box.y + box.h / 2,
+        Math.max(0, box.w / 2),
+        Math.max(0, box.h / 2),
+        0,
+        0,
+        2 * Math.PI,
+      );
+      cache.path = p;
+    } else cache.path = polyPath(geo.outline!, box.x, box.y, true);
+  }
+  const fill = fillStyleOf(shape);
+  if (fill) {
+    g.fillStyle = fill;
+    g.fill(cache.path);
+  }
+  const sw = shape.strokeWidth ?? 2;
+  if (sw > 0) {
+    const saved = applyPattern(g, shape, ctx, drawnStrokeWidth(shape));
+    if (shape.linePattern === 'marker' || !shape.linePattern || shape.linePattern === 'pen') g.lineJoin = 'round';
+    g.strokeStyle = strokeInk(shape, ctx);
+    g.stroke(cache.path);
+    if (saved) g.restore();
+  }
+  const label = typeof shape.text === 'string' ? shape.text : '';
+  if (label.trim()) {
+    // inside the inner 80 %: triangles and stars leave less room, the label still stays centred
+    const w = box.w * 0.8;
+    const h = box.h * 0.8;
+    cache.fontSize ??= fitFontSize(label, SANS, w, h, 6, 24);
+    const color =
+      fill && shape.fill === 'solid'
+        ? stickyTextColor(shape.fillColor as number)
+        : inkColor(shape.strokeColor ?? 0, ctx);
+    centredText(g, label, SANS, cache.fontSize, box.x + box.w * 0.1, box.y + box.h * 0.1, w, h, color, ctx);
+  }
+};
+
+const STICKY_PAD = 0.08;
+const sticky: Painter = (g, item, ctx) => {
+  const shape = item.shape as Extract<ShapeRecord, { kind: 'sticky' }>;
+  const { x, y } = shape;
+  const w = Math.max(0, shape.w);
+  const h = Math.max(0, shape.h);
+  // a soft shadow from two offset translucent rectangles: blur shadows cost too much per note
+  const d = Math.max(1.5, Math.min(w, h) * 0.02);
+  g.fillStyle = 'rgba(0,0,0,0.07)';
+  g.fillRect(x + d * 0.5, y + d * 1.5, w + d, h + d);
+  g.fillStyle = 'rgba(0,0,0,0.10)';
+  g.fillRect(x + d * 0.25, y + d * 0.75, w, h);
+  g.fillStyle = cssColor(shape.color, '#fff59d');
+  g.fillRect(x, y, w, h);
+  const text = typeof shape.text === 'string' ? shape.text : '';
+  if (!text) return;
+  const pad = Math.min(w, h) * STICKY_PAD;
+  const cache = cacheOf(item);
+  cache.fontSize ??= fitFontSize(text, SANS, w - 2 * pad, h - 2 * pad, 10, 48);
+  const layout = layoutText(text, SANS, cache.fontSize, w - 2 * pad);
+  const overflows = layout.height > h - 2 * pad;
+  if (overflows) {
+    g.save();
+    g.beginPath();
+    g.rect(x, y, w, h);
+    g.clip();
+  }
+  centredText(
+    g,
+    text,
+    SANS,
+    cache.fontSize,
+    x + pad,
+    y + pad,
+    w - 2 * pad,
+    h - 2 * pad,
+    stickyTextColor(shape.color),
+    ctx,
+  );
+  if (overflows) g.restore();
+};
+
+const text: Painter = (g, item, ctx) => {
+  const shape = item.shape as Extract<ShapeRecord, { kind: 'text' }>;
+  const str = typeof shape.text === 'string' ? shape.text : '';
+  const font = shape.font || SANS;
+  const layout = layoutText(str, font, shape.fontSize, shape.w > 0 ? shape.w : Infinity);
+  if (shape.fontSize * ctx.zoom < LOD_TEXT_PX) {
+    textBars(g, layout.lines, shape.fontSize, layout.lineHeight, shape.x, shape.y, shape.w, 'left', ctx);
+    return;
+  }
+  g.fillStyle = inkColor(shape.color ?? 0, ctx);
+  g.font = cssFont(font, shape.fontSize);
+  g.textAlign = 'left';
+  g.textBaseline = 'middle';
+  for (let i = 0; i < layout.lines.length; i++)
+    g.fillText(layout.lines[i]!, shape.x, shape.y + layout.lineHeight * (i + 0.5));
+};
+
+/** a neat frame with the source text: part 2 typesets formulas and plots graphs */
+function placeholderBox(
+  g: CanvasRenderingContext2D,
+  geo: ShapeGeometry,
+  label: string,
+  color: string,
+  fontSize: number,
+  ctx: PaintContext,
+  wrap: boolean,
+): void {
+  const { x, y, w, h } = geo.box;
+  const ui = uiColors(ctx);
+  g.save();
+  g.beginPath();
+  g.rect(x, y, w, h);
+  g.lineWidth = 1 / Math.max(ctx.zoom, 1e-6);
+  g.strokeStyle = ui.frame;
+  g.stroke();
+  g.clip();
+  const pad = Math.min(fontSize * 0.5, w / 4);
+  const layout = layoutText(label, FORMULA_FONT, fontSize, wrap ? Math.max(1, w - 2 * pad) : Infinity);
+  if (fontSize * ctx.zoom < LOD_TEXT_PX)
+    textBars(g, layout.lines, fontSize, layout.lineHeight, x + pad, y + pad, w - 2 * pad, 'left', ctx);
+  else {
+    g.fillStyle = color;
+    g.font = cssFont(FORMULA_FONT, fontSize);
+    g.textAlign = 'left';
+    g.textBaseline = 'middle';
+    for (let i = 0; i < layout.lines.length; i++)
+      g.fillText(layout.lines[i]!, x + pad, y + pad + layout.lineHeight * (i + 0.5));
+  }
   g.restore();
+}
+
+const formula: Painter = (g, item, ctx) => {
+  const shape = item.shape as Extract<ShapeRecord, { kind: 'formula' }>;
+  const latex = typeof shape.latex === 'string' ? shape.latex : '';
+  placeholderBox(
+    g,
+    shapeGeometry(shape, item.points),
+    latex,
+    inkColor(shape.color ?? 0, ctx),
+    shape.fontSize || 20,
+    ctx,
+    false,
+  );
+};
+
+const graph: Painter = (g, item, ctx) => {
+  const shape = item.shape as Extract<ShapeRecord, { kind: 'graph' }>;
+  const geo = shapeGeometry(shape, item.points);
+  const { x, y, w, h } = geo.box;
+  // faint axes so the box reads as a graph before part 2 plots it
+  g.strokeStyle = uiColors(ctx).glyph;
+  g.lineWidth = 1 / Math.max(ctx.zoom, 1e-6);
+  g.beginPath();
+  g.moveTo(x, y + h / 2);
+  g.lineTo(x + w, y + h / 2);
+  g.moveTo(x + w / 2, y);
+  g.lineTo(x + w / 2, y + h);
+  g.stroke();
+  placeholderBox(g, geo, shape.spec ?? '', inkColor(0x555555, ctx), Math.max(8, Math.min(14, h / 10)), ctx, true);
+};
+
+/** image glyph (a frame with a mountain and a sun) or, when broken, a frame with a cross */
+function assetPlaceholder(
+  g: CanvasRenderingContext2D,
+  x: number,
+  y: number,
+  w: number,
+  h: number,
+  broken: boolean,
+  ctx: PaintContext,
+): void {
+  const ui = uiColors(ctx);
+  g.fillStyle = ui.placeholder;
+  g.fillRect(x, y, w, h);
+  const s = Math.min(w, h) * 0.3;
+  if (s * ctx.zoom < 6) return;
+  const cx = x + w / 2;
+  const cy = y + h / 2;
+  g.strokeStyle = ui.glyph;
+  g.fillStyle = ui.glyph;
+  g.lineWidth = s * 0.08;
+  g.lineJoin = 'round';
+  g.strokeRect(cx - s, cy - s * 0.75, 2 * s, 1.5 * s);
+  if (broken) {
+    g.beginPath();
+    g.moveTo(cx - s * 0.5, cy - s * 0.4);
+    g.lineTo(cx + s * 0.5, cy + s * 0.4);
+    g.moveTo(cx + s * 0.5, cy - s * 0.4);
+    g.lineTo(cx - s * 0.5, cy + s * 0.4);
+    g.stroke();
+    return;
+  }
+  g.beginPath();
+  g.moveTo(cx - s * 0.85, cy + s * 0.6);
+  g.lineTo(cx - s * 0.3, cy - s * 0.1);
+  g.lineTo(cx + s * 0.1, cy + s * 0.3);
+  g.lineTo(cx + s * 0.4, cy);
+  g.lineTo(cx + s * 0.85, cy + s * 0.6);
+  g.closePath();
+  g.fill();
+  g.beginPath();
+  g.arc(cx + s * 0.45, cy - s * 0.35, s * 0.15, 0, 2 * Math.PI);
+  g.fill();
+}
+
+function bitmap(url: string): Painter {
+  return (g, item, ctx) => {
+    const shape = item.shape as Extract<ShapeRecord, { kind: 'image' | 'documentPage' }>;
+    const { x, y } = shape;
+    const w = Math.max(0, shape.w);
+    const h = Math.max(0, shape.h);
+    const asset = imageCache.get(
+      url === 'doc' ? documentPageUrl(shape.fileId, (shape as { page: number }).page) : imageUrl(shape.fileId),
+      ctx.onAsset,
+    );
+    if (asset.state === 'ready' && asset.image) g.drawImage(asset.image, x, y, w, h);
+    else assetPlaceholder(g, x, y, w, h, asset.state === 'error', ctx);
+  };
+}
+
+export const PAINTERS: Record<ShapeKind, Painter> = {
+  pen,
+  line: lineLike,
+  connector: lineLike,
+  arc,
+  polyline,
+  curve: polyline,
+  shape: geometric,
+  sticky,
+  text,
+  formula,
+  graph,
+  image: bitmap('image'),
+  documentPage: bitmap('doc'),
 };
 
 const outline: Painter = (g, item) => {
@@ -50,8 +592,80 @@ const outline: Painter = (g, item) => {
   g.restore();
 };
 
-export const PAINTERS: Partial<Record<ShapeKind, Painter>> = { pen };
+/** the colour a shape is drawn with when it is only a dot on screen */
+function dotColor(shape: ShapeRecord, ctx: PaintContext): string {
+  switch (shape.kind) {
+    case 'sticky':
+      return cssColor(shape.color, '#fff59d');
+    case 'text':
+    case 'formula':
+      return inkColor(shape.color ?? 0, ctx);
+    case 'image':
+    case 'documentPage':
+    case 'graph':
+      return uiColors(ctx).placeholder;
+    case 'shape':
+      return isFilled(shape) ? cssColor(shape.fillColor) : inkColor(shape.strokeColor ?? 0, ctx);
+    default:
+      return inkColor(shape.strokeColor ?? 0, ctx);
+  }
+}
 
-export function paintItem(g: CanvasRenderingContext2D, item: SceneItem): void {
-  (PAINTERS[item.shape.kind] ?? outline)(g, item);
+/** a shape under LOD_SHAPE_PX on screen: one fillRect of its bounds (at least a hairline) */
+export function paintDot(g: CanvasRenderingContext2D, item: SceneItem, ctx: PaintContext): void {
+  const b = item.bounds;
+  const min = 1 / Math.max(ctx.zoom, 1e-6);
+  g.fillStyle = dotColor(item.shape, ctx);
+  g.fillRect(b.minX, b.minY, Math.max(min, b.maxX - b.minX), Math.max(min, b.maxY - b.minY));
+}
+
+export function isDot(item: SceneItem, zoom: number): boolean {
+  const b = item.bounds;
+  return Math.max(b.maxX - b.minX, b.maxY - b.minY) * zoom < LOD_SHAPE_PX;
+}
+
+/** draw a scene item (world transform set) */
+export function paintItem(
+  g: CanvasRenderingContext2D,
+  item: SceneItem,
+  ctx: PaintContext = DEFAULT_PAINT_CONTEXT,
+): void {
+  if (isDot(item, ctx.zoom)) {
+    paintDot(g, item, ctx);
+    return;
+  }
+  const shape = item.shape;
+  const painter = PAINTERS[shape.kind] ?? outline;
+  const rotation = typeof shape.rotation === 'number' ? shape.rotation : 0;
+  const alpha = typeof shape.opacity === 'number' ? shape.opacity : 1;
+  if (!rotation && alpha === 1) {
+    painter(g, item, ctx);
+    return;
+  }
+  g.save();
+  if (alpha !== 1) g.globalAlpha *= Math.max(0, Math.min(1, alpha));
+  if (rotation) {
+    const { box } = shapeGeometry(shape, item.points);
+    const cx = box.x + box.w / 2;
+    const cy = box.y + box.h / 2;
+    g.translate(cx, cy);
+    g.rotate(rotation);
+    g.translate(-cx, -cy);
+  }
+  painter(g, item, ctx);
+  g.restore();
+}
+
+// previews are redrawn at pointer rate with the same record object: keep their paths
+const previewItems = new WeakMap<ShapeRecord, SceneItem>();
+
+/** draw a record that is not (yet) in the scene: tool previews, live resize/rotate */
+export function paintShape(
+  g: CanvasRenderingContext2D,
+  shape: ShapeRecord,
+  ctx: PaintContext = DEFAULT_PAINT_CONTEXT,
+): void {
+  let item = previewItems.get(shape);
+  if (!item) previewItems.set(shape, (item = makeItem(shape)));
+  paintItem(g, item, ctx);
 }

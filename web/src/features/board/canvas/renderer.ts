@@ -1,14 +1,19 @@
 /**
  * Plain Canvas2D renderer with a scene cache (see web/README.md for why not fabric.js): two
- * stacked canvases. The scene canvas holds the committed shapes and is redrawn only when the
- * scene or the camera changed (culled to the visible rectangle, each shape's Path2D cached on
- * its item). The overlay canvas holds what moves at pointer rate — the local tool's preview,
- * other people's strokes in progress, selections — and is cheap to redraw every frame.
+ * stacked canvases. The scene canvas holds the background and the committed shapes and is
+ * redrawn only when the scene, the paint context or the camera changed: culled through the
+ * scene's R-tree, each shape's Path2D cached on its item, tiny shapes and text drawn at a lower
+ * level of detail (painters.ts). When the camera only moved by whole device pixels, the previous
+ * bitmap is shifted and only the exposed strips are painted. The overlay canvas holds what moves
+ * at pointer rate — the local tool's preview, other people's strokes in progress, selections —
+ * and is cheap to redraw every frame.
  */
 import type { Camera, Rect } from './camera';
 import { visibleRect } from './camera';
+import { drawBackground, type Region } from './background';
 import { paintItem } from './painters';
 import type { Scene } from './scene';
+import { DEFAULT_PAINT_CONTEXT, type PaintContext } from './theme';
 
 export type OverlayPainter = (g: CanvasRenderingContext2D, camera: Camera, view: Rect) => void;
 
@@ -18,6 +23,114 @@ export interface RenderStats {
   /** duration of the last scene pass (ms) */
   sceneMs: number;
   scenePasses: number;
+  /** scene passes that shifted the previous bitmap and painted only the exposed strips */
+  blitPasses: number;
+  /** scene passes composed from cached tiles (zoomed out) */
+  tiledPasses: number;
+  /** tiles painted in the last tiled pass */
+  tilesPainted: number;
+}
+
+/** a shift counts as whole device pixels within this much (floating point of pans) */
+const WHOLE_PX = 1e-3;
+/** below this zoom (device px per world unit) shapes come from tiles */
+export const TILE_BELOW_ZOOM = 0.75;
+/** tile edge in device pixels */
+const TILE = 256;
+/** cached tiles at most (256 KB each) */
+const MAX_TILES = 256;
+/**
+ * Painting new tiles stops after this long in one frame (a zoom gesture entering a new level
+ * would otherwise stall on dozens of tiles); the rest show a cached neighbour level scaled and
+ * are painted in the following frames.
+ */
+const TILE_BUDGET_MS = 10;
+
+interface Tile {
+  /** null: nothing in it */
+  canvas: HTMLCanvasElement | null;
+}
+
+/**
+ * Bitmaps of the shapes in TILE × TILE device-pixel squares at power-of-two zoom levels, least
+ * recently used first out. Tiles hold shapes only (transparent), the background is painted under.
+ */
+class TileCache {
+  private readonly tiles = new Map<string, Tile>();
+  private readonly pool: HTMLCanvasElement[] = [];
+  /** tiles painted in the last frame (stats) */
+  painted = 0;
+
+  constructor(private readonly create: () => HTMLCanvasElement | null) {}
+
+  clear(): void {
+    for (const t of this.tiles.values()) if (t.canvas) this.pool.push(t.canvas);
+    this.tiles.clear();
+  }
+
+  /** drop the tiles (of every level) that overlap a changed world rectangle */
+  invalidate(rects: readonly Rect[]): void {
+    if (rects.length === 0 || this.tiles.size === 0) return;
+    for (const [key, t] of this.tiles) {
+      const [l, i, j] = key.split(':').map(Number) as [number, number, number];
+      const span = TILE / 2 ** l;
+      const tr = { minX: i * span, minY: j * span, maxX: (i + 1) * span, maxY: (j + 1) * span };
+      for (const r of rects)
+        if (r.minX <= tr.maxX && r.maxX >= tr.minX && r.minY <= tr.maxY && r.maxY >= tr.minY) {
+          if (t.canvas) this.pool.push(t.canvas);
+          this.tiles.delete(key);
+          break;
+        }
+    }
+  }
+
+  /** a cached tile, without painting one */
+  peek(level: number, i: number, j: number): Tile | undefined {
+    return this.tiles.get(`${level}:${i}:${j}`);
+  }
+
+  get(
+    level: number,
+    i: number,
+    j: number,
+    paint: ((g: CanvasRenderingContext2D, world: Rect, zoom: number) => number) | null,
+  ): Tile | undefined {
+    const key = `${level}:${i}:${j}`;
+    let t = this.tiles.get(key);
+    if (t) {
+      // most recently used last
+      this.tiles.delete(key);
+      this.tiles.set(key, t);
+      return t;
+    }
+    if (!paint) return undefined;
+    const zoom = 2 ** level;
+    const span = TILE / zoom;
+    const world = { minX: i * span, minY: j * span, maxX: (i + 1) * span, maxY: (j + 1) * span };
+    const canvas = this.pool.pop() ?? this.create();
+    t = { canvas: null };
+    const g = canvas?.getContext('2d');
+    if (canvas && g) {
+      if (canvas.width !== TILE || canvas.height !== TILE) {
+        canvas.width = TILE;
+        canvas.height = TILE;
+      }
+      g.setTransform(1, 0, 0, 1, 0, 0);
+      g.clearRect(0, 0, TILE, TILE);
+      g.setTransform(zoom, 0, 0, zoom, -i * TILE, -j * TILE);
+      const n = paint(g, world, zoom);
+      this.painted++;
+      if (n > 0) t.canvas = canvas;
+      else this.pool.push(canvas);
+    }
+    this.tiles.set(key, t);
+    while (this.tiles.size > MAX_TILES) {
+      const [oldest, old] = this.tiles.entries().next().value as [string, Tile];
+      if (old.canvas) this.pool.push(old.canvas);
+      this.tiles.delete(oldest);
+    }
+    return t;
+  }
 }
 
 export class CanvasRenderer {
@@ -27,9 +140,22 @@ export class CanvasRenderer {
   private dpr = 1;
   private drawnVersion = -1;
   private drawnCamera: Camera | null = null;
+  /** the whole scene canvas must be repainted (paint context, asset loaded, resize) */
+  private fullDirty = true;
   private overlayDirty = true;
   private raf = 0;
-  readonly stats: RenderStats = { drawn: 0, sceneMs: 0, scenePasses: 0 };
+  private spare: HTMLCanvasElement | null = null;
+  private ctx: PaintContext;
+  private readonly painted = new Set<(full: boolean) => void>();
+  readonly stats: RenderStats = {
+    drawn: 0,
+    sceneMs: 0,
+    scenePasses: 0,
+    blitPasses: 0,
+    tiledPasses: 0,
+    tilesPainted: 0,
+  };
+  private readonly tiles = new TileCache(() => this.newCanvas());
 
   constructor(
     private readonly scene: Scene,
@@ -38,7 +164,15 @@ export class CanvasRenderer {
     private readonly overlay: OverlayPainter,
     private readonly requestFrame: (fn: () => void) => number = (fn) => requestAnimationFrame(fn),
     private readonly cancelFrame: (id: number) => void = (id) => cancelAnimationFrame(id),
-  ) {}
+  ) {
+    this.ctx = { ...DEFAULT_PAINT_CONTEXT, onAsset: this.assetLoaded };
+  }
+
+  private assetLoaded = (): void => {
+    this.tiles.clear();
+    this.fullDirty = true;
+    this.invalidate();
+  };
 
   resize(width: number, height: number, dpr: number): void {
     this.width = Math.max(1, width);
@@ -51,6 +185,7 @@ export class CanvasRenderer {
       c.style.height = `${this.height}px`;
     }
     this.drawnCamera = null;
+    this.fullDirty = true;
     this.invalidate();
   }
 
@@ -61,6 +196,25 @@ export class CanvasRenderer {
   setCamera(c: Camera): void {
     this.camera = c;
     this.invalidate();
+  }
+
+  /** theme and background (and anything else painters read): repaints everything */
+  setPaintContext(patch: Partial<Omit<PaintContext, 'zoom' | 'onAsset'>>): void {
+    this.ctx = { ...this.ctx, ...patch };
+    this.tiles.clear();
+    this.fullDirty = true;
+    this.invalidate();
+  }
+
+  /** what painters get now (tools draw previews with it) */
+  paintContext(): PaintContext {
+    return { ...this.ctx, zoom: this.camera.zoom };
+  }
+
+  /** called after every scene pass (full: the whole canvas was painted, nothing left for later); returns an unsubscribe */
+  onPainted(fn: (full: boolean) => void): () => void {
+    this.painted.add(fn);
+    return () => this.painted.delete(fn);
   }
 
   /** something changed: draw on the next animation frame */
@@ -77,31 +231,32 @@ export class CanvasRenderer {
   /** draw now (also used by benchmarks) */
   draw(): void {
     const c = this.camera;
-    const cameraMoved =
-      !this.drawnCamera || this.drawnCamera.x !== c.x || this.drawnCamera.y !== c.y || this.drawnCamera.zoom !== c.zoom;
+    const d = this.drawnCamera;
+    const cameraMoved = !d || d.x !== c.x || d.y !== c.y || d.zoom !== c.zoom;
     const view = visibleRect(c, this.width, this.height);
-    if (cameraMoved || this.drawnVersion !== this.scene.version) {
+    if (this.fullDirty || cameraMoved || this.drawnVersion !== this.scene.version) {
       const t0 = performance.now();
-      const g = this.sceneCanvas.getContext('2d')!;
-      g.setTransform(1, 0, 0, 1, 0, 0);
-      g.clearRect(0, 0, this.sceneCanvas.width, this.sceneCanvas.height);
-      this.worldTransform(g);
-      let drawn = 0;
-      for (const it of this.scene.visible(view)) {
-        const o = this.scene.offsets.get(it.shape.id);
-        if (o) {
-          g.save();
-          g.translate(o.x, o.y);
-          paintItem(g, it);
-          g.restore();
-        } else paintItem(g, it);
-        drawn++;
-      }
+      const changes = this.scene.takeChanges();
+      if (changes === 'all') this.tiles.clear();
+      else this.tiles.invalidate(changes);
+      const tiled = this.useTiles();
+      const dirty = this.fullDirty;
+      // cleared first: a pass that could not finish (tiles over budget) sets it again
+      this.fullDirty = false;
+      const shift = dirty || this.drawnVersion !== this.scene.version ? null : this.wholePixelShift(d, c);
+      let full = !(shift && this.blit(shift.dx, shift.dy, tiled));
+      if (full) {
+        if (tiled) this.paintTiled(null);
+        else this.paintRegion(null);
+      } else this.stats.blitPasses++;
+      // not complete while tiles are still to come
+      if (this.fullDirty) full = false;
+      if (tiled) this.stats.tiledPasses++;
       this.drawnVersion = this.scene.version;
       this.drawnCamera = c;
-      this.stats.drawn = drawn;
       this.stats.sceneMs = performance.now() - t0;
       this.stats.scenePasses++;
+      for (const fn of this.painted) fn(full);
     }
     if (this.overlayDirty) {
       this.overlayDirty = false;
@@ -113,6 +268,215 @@ export class CanvasRenderer {
     }
   }
 
+  private newCanvas(): HTMLCanvasElement | null {
+    const doc = this.sceneCanvas.ownerDocument ?? (typeof document === 'undefined' ? null : document);
+    return doc ? doc.createElement('canvas') : null;
+  }
+
+  /**
+   * Tiles are for zoomed-out views of the committed scene: live previews (drag offsets, resize
+   * overrides, a shape hidden while its text is edited) are drawn directly so tiles stay valid.
+   */
+  private useTiles(): boolean {
+    const s = this.scene;
+    return (
+      this.camera.zoom * this.dpr < TILE_BELOW_ZOOM &&
+      s.offsets.size === 0 &&
+      s.overrides.size === 0 &&
+      s.hidden.size === 0 &&
+      s.size > 0
+    );
+  }
+
+  /**
+   * Background, then the shapes from tiles at the next power-of-two zoom, drawn scaled, into a
+   * device-pixel region (null: the whole canvas). Only the part of a tile inside the region is
+   * drawn: scaling is what costs (software rasterising), so strips after a pan stay cheap.
+   */
+  private paintTiled(region: Region | null, add = false): void {
+    const g = this.sceneCanvas.getContext('2d')!;
+    const c = this.camera;
+    const W = this.sceneCanvas.width;
+    const H = this.sceneCanvas.height;
+    const r = region ?? { x: 0, y: 0, w: W, h: H };
+    g.save();
+    g.setTransform(1, 0, 0, 1, 0, 0);
+    if (region) {
+      g.beginPath();
+      g.rect(r.x, r.y, r.w, r.h);
+      g.clip();
+    }
+    g.clearRect(r.x, r.y, r.w, r.h);
+    g.setTransform(this.dpr, 0, 0, this.dpr, 0, 0);
+    const css = { x: r.x / this.dpr, y: r.y / this.dpr, w: r.w / this.dpr, h: r.h / this.dpr };
+    drawBackground(g, this.ctx.background, this.ctx.theme, c, this.width, this.height, css);
+    g.setTransform(1, 0, 0, 1, 0, 0);
+    const k = c.zoom * this.dpr;
+    const level = Math.ceil(Math.log2(k));
+    const z = 2 ** level;
+    const span = TILE / z;
+    const i0 = Math.floor((c.x + r.x / k) / span);
+    const i1 = Math.floor((c.x + (r.x + r.w) / k) / span);
+    const j0 = Math.floor((c.y + r.y / k) / span);
+    const j1 = Math.floor((c.y + (r.y + r.h) / k) / span);
+    const ctx: PaintContext = { ...this.ctx, zoom: z / this.dpr };
+    let drawn = 0;
+    const paint = (tg: CanvasRenderingContext2D, world: Rect): number => {
+      const items = this.scene.visible(world);
+      for (const it of items) paintItem(tg, it, ctx);
+      drawn += items.length;
+      return items.length;
+    };
+    if (!add) this.tiles.painted = 0;
+    g.imageSmoothingEnabled = true;
+    const started = performance.now();
+    /** draw tile (l, ti, tj) where it lies on screen, only the part inside the region */
+    const put = (canvas: HTMLCanvasElement, l: number, ti: number, tj: number) => {
+      const sp = TILE / 2 ** l;
+      // whole device pixels at both edges: neighbouring tiles meet without seams
+      const x0 = Math.round((ti * sp - c.x) * k);
+      const y0 = Math.round((tj * sp - c.y) * k);
+      const x1 = Math.round(((ti + 1) * sp - c.x) * k);
+      const y1 = Math.round(((tj + 1) * sp - c.y) * k);
+      const ix0 = Math.max(x0, r.x);
+      const iy0 = Math.max(y0, r.y);
+      const ix1 = Math.min(x1, r.x + r.w);
+      const iy1 = Math.min(y1, r.y + r.h);
+      if (ix1 <= ix0 || iy1 <= iy0) return;
+      const sx = TILE / (x1 - x0);
+      const sy = TILE / (y1 - y0);
+      g.drawImage(
+        canvas,
+        (ix0 - x0) * sx,
+        (iy0 - y0) * sy,
+        (ix1 - ix0) * sx,
+        (iy1 - iy0) * sy,
+        ix0,
+        iy0,
+        ix1 - ix0,
+        iy1 - iy0,
+      );
+    };
+    let missing = false;
+    for (let j = j0; j <= j1; j++)
+      for (let i = i0; i <= i1; i++) {
+        const t = this.tiles.get(level, i, j, performance.now() - started < TILE_BUDGET_MS ? paint : null);
+        if (t) {
+          if (t.canvas) put(t.canvas, level, i, j);
+          continue;
+        }
+        missing = true;
+        // for now: the coarser level's tile (scaled up), else the finer level's four
+        const coarse = this.tiles.peek(level - 1, Math.floor(i / 2), Math.floor(j / 2));
+        if (coarse) {
+          if (coarse.canvas) put(coarse.canvas, level - 1, Math.floor(i / 2), Math.floor(j / 2));
+          continue;
+        }
+        for (let fj = 2 * j; fj <= 2 * j + 1; fj++)
+          for (let fi = 2 * i; fi <= 2 * i + 1; fi++) {
+            const fine = this.tiles.peek(level + 1, fi, fj);
+            if (fine?.canvas) put(fine.canvas, level + 1, fi, fj);
+          }
+      }
+    g.restore();
+    if (missing) {
+      // finish the missing tiles in the next frames
+      this.fullDirty = true;
+      this.invalidate();
+    }
+    this.stats.drawn = add ? this.stats.drawn + drawn : drawn;
+    this.stats.tilesPainted = this.tiles.painted;
+  }
+
+  /** the device-pixel shift from the drawn camera to `c`, when it is a pure whole-pixel pan */
+  private wholePixelShift(d: Camera | null, c: Camera): { dx: number; dy: number } | null {
+    if (!d || d.zoom !== c.zoom) return null;
+    const k = c.zoom * this.dpr;
+    const dx = (d.x - c.x) * k;
+    const dy = (d.y - c.y) * k;
+    const rx = Math.round(dx);
+    const ry = Math.round(dy);
+    if (Math.abs(dx - rx) > WHOLE_PX || Math.abs(dy - ry) > WHOLE_PX) return null;
+    return { dx: rx, dy: ry };
+  }
+
+  /** shift the previous bitmap by whole device pixels and paint the exposed strips; false: paint all */
+  private blit(dx: number, dy: number, tiled: boolean): boolean {
+    const W = this.sceneCanvas.width;
+    const H = this.sceneCanvas.height;
+    if (Math.abs(dx) >= W || Math.abs(dy) >= H) return false;
+    if (!this.spare) this.spare = this.newCanvas();
+    const spare = this.spare;
+    if (!spare) return false;
+    if (spare.width !== W || spare.height !== H) {
+      spare.width = W;
+      spare.height = H;
+    }
+    const sg = spare.getContext('2d');
+    const g = this.sceneCanvas.getContext('2d');
+    if (!sg || !g) return false;
+    sg.setTransform(1, 0, 0, 1, 0, 0);
+    sg.clearRect(0, 0, W, H);
+    sg.drawImage(this.sceneCanvas, 0, 0);
+    g.setTransform(1, 0, 0, 1, 0, 0);
+    g.clearRect(0, 0, W, H);
+    g.drawImage(spare, dx, dy);
+    // exposed strips in device pixels: a vertical one for dx, a horizontal one for dy
+    this.stats.drawn = 0;
+    this.tiles.painted = 0;
+    const strip = (r: Region) => (tiled ? this.paintTiled(r, true) : this.paintRegion(r, true));
+    if (dx !== 0) strip(dx > 0 ? { x: 0, y: 0, w: dx, h: H } : { x: W + dx, y: 0, w: -dx, h: H });
+    if (dy !== 0) strip(dy > 0 ? { x: 0, y: 0, w: W, h: dy } : { x: 0, y: H + dy, w: W, h: -dy });
+    return true;
+  }
+
+  /** paint background and shapes into a device-pixel region (null: the whole canvas) */
+  private paintRegion(region: Region | null, add = false): void {
+    const g = this.sceneCanvas.getContext('2d')!;
+    const c = this.camera;
+    const W = this.sceneCanvas.width;
+    const H = this.sceneCanvas.height;
+    const r = region ?? { x: 0, y: 0, w: W, h: H };
+    g.save();
+    g.setTransform(1, 0, 0, 1, 0, 0);
+    if (region) {
+      g.beginPath();
+      g.rect(r.x, r.y, r.w, r.h);
+      g.clip();
+    }
+    g.clearRect(r.x, r.y, r.w, r.h);
+    g.setTransform(this.dpr, 0, 0, this.dpr, 0, 0);
+    const css = { x: r.x / this.dpr, y: r.y / this.dpr, w: r.w / this.dpr, h: r.h / this.dpr };
+    drawBackground(g, this.ctx.background, this.ctx.theme, c, this.width, this.height, css);
+    this.worldTransform(g);
+    const world: Rect = {
+      minX: c.x + css.x / c.zoom,
+      minY: c.y + css.y / c.zoom,
+      maxX: c.x + (css.x + css.w) / c.zoom,
+      maxY: c.y + (css.y + css.h) / c.zoom,
+    };
+    const ctx: PaintContext = { ...this.ctx, zoom: c.zoom };
+    let drawn = 0;
+    const { scene } = this;
+    const moved = scene.offsets.size > 0 || scene.overrides.size > 0;
+    for (const it of scene.visible(world)) {
+      if (!moved) paintItem(g, it, ctx);
+      else {
+        const o = scene.offsets.get(it.shape.id);
+        const item = scene.drawn(it);
+        if (o) {
+          g.save();
+          g.translate(o.x, o.y);
+          paintItem(g, item, ctx);
+          g.restore();
+        } else paintItem(g, item, ctx);
+      }
+      drawn++;
+    }
+    g.restore();
+    this.stats.drawn = add ? this.stats.drawn + drawn : drawn;
+  }
+
   private worldTransform(g: CanvasRenderingContext2D): void {
     const k = this.camera.zoom * this.dpr;
     g.setTransform(k, 0, 0, k, -this.camera.x * k, -this.camera.y * k);
@@ -121,5 +485,7 @@ export class CanvasRenderer {
   destroy(): void {
     if (this.raf) this.cancelFrame(this.raf);
     this.raf = 0;
+    this.painted.clear();
+    this.tiles.clear();
   }
 }

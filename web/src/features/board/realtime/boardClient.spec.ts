@@ -15,6 +15,7 @@ import type { PenShape, RtError } from '@wb/proto';
 import { BoardClient, backoffDelay, closeAction } from './boardClient';
 import { allShapes, getShape, newShapeId, putShape, removeShape } from './boardDoc';
 import type { BoardDoc } from './boardDoc';
+import { decodeBoardInfo } from './messages';
 import { MemoryServer } from './testing/memoryServer';
 import { FakeTimers } from './testing/fakeTimers';
 import type { Transport } from './transport';
@@ -367,5 +368,53 @@ describe('ephemeral channel (E1–E3)', () => {
     await settle();
     expect(b.remote.strokes.has('st1')).toBe(false); // the committed shape replaced the preview
     expect(getShape(b.doc, 'st1')).not.toBeNull();
+  });
+});
+
+describe('live board info (B1)', () => {
+  it('snapshot.board comes from WELCOME, then follows BOARD_INFO; unchanged info keeps the object', async () => {
+    const server = new MemoryServer({ board: { title: 'Geometry', background: 'graphGrid' } });
+    const { client, timers } = joined(server);
+    expect(client.getSnapshot().board).toBeNull();
+    await settle();
+    expect(client.getSnapshot().board).toEqual({ title: 'Geometry', background: 'graphGrid', deleteOwnOnly: false });
+    expect(client.getSnapshot().welcome).toMatchObject({ title: 'Geometry', background: 'graphGrid' });
+
+    let notified = 0;
+    client.subscribe(() => notified++);
+    server.setBoardInfo({ title: 'Geometry 7b' });
+    await settle();
+    expect(client.getSnapshot().board).toEqual({ title: 'Geometry 7b', background: 'graphGrid', deleteOwnOnly: false });
+    server.setBoardInfo({ background: 'blackboard', deleteOwnOnly: true });
+    await settle();
+    const board = client.getSnapshot().board;
+    expect(board).toEqual({ title: 'Geometry 7b', background: 'blackboard', deleteOwnOnly: true });
+    expect(notified).toBe(2);
+    server.setBoardInfo({});
+    await settle();
+    expect(notified).toBe(2);
+    expect(client.getSnapshot().board).toBe(board);
+
+    // a reconnect's WELCOME with the same info keeps the object
+    server.closeAll(RT_CLOSE.ROOM_MOVED);
+    await settle();
+    timers.advance(200);
+    await settle();
+    expect(client.getSnapshot().status).toBe('live');
+    expect(client.getSnapshot().board).toBe(board);
+  });
+
+  it('decodes BOARD_INFO and refuses a malformed one', () => {
+    const frame = (v: unknown) => new TextEncoder().encode(JSON.stringify(v));
+    expect(decodeBoardInfo(frame({ title: 'T', background: 'lines', deleteOwnOnly: false }))).toEqual({
+      title: 'T',
+      background: 'lines',
+      deleteOwnOnly: false,
+    });
+    expect(() => decodeBoardInfo(frame({ title: 'T', background: 'wallpaper', deleteOwnOnly: false }))).toThrow(
+      /board info/,
+    );
+    expect(() => decodeBoardInfo(frame({ title: 1, background: 'lines', deleteOwnOnly: false }))).toThrow();
+    expect(() => decodeBoardInfo(frame({ title: 'T', background: 'lines' }))).toThrow(/deleteOwnOnly/);
   });
 });

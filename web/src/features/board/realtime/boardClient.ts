@@ -20,10 +20,10 @@ import {
   RT_LIMITS,
   splitFrame,
 } from '@wb/proto';
-import type { EphemeralKind, PresenceEntry, RtError, Welcome } from '@wb/proto';
+import type { BoardInfo, EphemeralKind, PresenceEntry, RtError, Welcome } from '@wb/proto';
 import { getShape, isReady, touchedShapeIds, type BoardDoc } from './boardDoc';
 import { EphemeralOutbox, RemoteEphemeral } from './ephemeral';
-import { decodePresence, decodeRtError, decodeSaved, decodeWelcome } from './messages';
+import { decodeBoardInfo, decodePresence, decodeRtError, decodeSaved, decodeWelcome } from './messages';
 import type { Connection, Transport } from './transport';
 import { browserTimers, type Timers } from './timers';
 
@@ -81,6 +81,12 @@ export interface BoardSnapshot {
   lock: LockReason | null;
   saveState: SaveState;
   welcome: Welcome | null;
+  /**
+   * the board's title, background and deleteOwnOnly as they are now: from WELCOME, then every
+   * change the owner makes while the board is open (BOARD_INFO, SPEC B1); null before the first
+   * WELCOME. Prefer it to `welcome.deleteOwnOnly`, which is the value at join.
+   */
+  board: BoardInfo | null;
   presence: readonly PresenceEntry[];
   /** the genesis has arrived: the document can be shown and edited (J5) */
   ready: boolean;
@@ -126,6 +132,7 @@ export class BoardClient {
     lock: null,
     saveState: 'saved',
     welcome: null,
+    board: null,
     presence: [],
     ready: false,
     readOnly: false,
@@ -291,7 +298,19 @@ export class BoardClient {
     switch (type) {
       case MSG.WELCOME: {
         const welcome = decodeWelcome(payload);
-        this.update({ status: 'syncing', welcome, presence: welcome.presence, lock: null });
+        const { title, background, deleteOwnOnly } = welcome;
+        this.update({
+          status: 'syncing',
+          welcome,
+          board: sameBoard(this.snapshot.board, welcome) ? this.snapshot.board : { title, background, deleteOwnOnly },
+          presence: welcome.presence,
+          lock: null,
+        });
+        return;
+      }
+      case MSG.BOARD_INFO: {
+        const board = decodeBoardInfo(payload);
+        if (!sameBoard(this.snapshot.board, board)) this.update({ board });
         return;
       }
       case MSG.DOC: {
@@ -478,6 +497,11 @@ export class BoardClient {
     this.update({});
     return hash;
   }
+}
+
+/** same info: the snapshot keeps its object (React re-renders only on a real change) */
+function sameBoard(a: BoardInfo | null, b: BoardInfo): boolean {
+  return a !== null && a.title === b.title && a.background === b.background && a.deleteOwnOnly === b.deleteOwnOnly;
 }
 
 function sameHeads(a: A.Heads, b: A.Heads): boolean {

@@ -1,6 +1,6 @@
 /// <reference types="jest" />
 import { decodeCursor, decodeStrokeDelta, EPHEMERAL_KIND, RT_CLIENT_EPHEMERAL_MS, STROKE_FLAG } from '@wb/proto';
-import { EphemeralOutbox, RemoteEphemeral } from './ephemeral';
+import { decodeLaser, encodeLaser, EphemeralOutbox, LASER_KEEP_MS, RemoteEphemeral } from './ephemeral';
 import { FakeTimers } from './testing/fakeTimers';
 
 function outbox() {
@@ -93,5 +93,55 @@ describe('RemoteEphemeral', () => {
     expect(remote.strokes.size).toBe(0); // nobody finished it within 5 s
     remote.prune(new Set([2]), 10_000);
     expect(remote.cursors.size).toBe(0);
+  });
+});
+
+describe('laser pointer (kind 5)', () => {
+  it('the outbox sends it ≤ 30 Hz, latest wins, 8 bytes; null says "off"', () => {
+    const { box, timers, sent } = outbox();
+    box.setLaser({ x: 1, y: 2 });
+    for (let i = 0; i < 5; i++) {
+      timers.advance(3);
+      box.setLaser({ x: 10 + i, y: 20 });
+    }
+    timers.advance(RT_CLIENT_EPHEMERAL_MS);
+    box.setLaser(null);
+    timers.advance(RT_CLIENT_EPHEMERAL_MS);
+    const lasers = sent.filter((s) => s.kind === EPHEMERAL_KIND.LASER);
+    expect(lasers.every((s) => s.bytes.length === 8)).toBe(true);
+    expect(lasers.map((s) => decodeLaser(s.bytes))).toEqual([{ x: 1, y: 2 }, { x: 14, y: 20 }, null]);
+    expect(decodeCursor(encodeLaser({ x: 3, y: 4 }))).toEqual({ x: 3, y: 4 });
+    box.setLaser({ x: 0, y: 0 });
+    box.reset();
+    timers.advance(100);
+    expect(sent.filter((s) => s.kind === EPHEMERAL_KIND.LASER)).toHaveLength(3);
+  });
+
+  it('RemoteEphemeral keeps recent points per peer, marks where a trail ended, prunes old ones', () => {
+    const remote = new RemoteEphemeral();
+    const item = (peerId: number, p: { x: number; y: number } | null) => ({
+      peerId,
+      kind: EPHEMERAL_KIND.LASER,
+      data: encodeLaser(p),
+    });
+    expect(remote.apply(item(4, { x: 1, y: 1 }), 0)).toBe(true);
+    remote.apply(item(4, { x: 2, y: 1 }), 30);
+    remote.apply(item(4, null), 60);
+    remote.apply(item(4, { x: 9, y: 9 }), 90);
+    remote.apply(item(5, { x: 0, y: 0 }), 90);
+    expect(remote.lasers.get(4)).toEqual([
+      { x: 1, y: 1, t: 0 },
+      { x: 2, y: 1, t: 30, end: true },
+      { x: 9, y: 9, t: 90 },
+    ]);
+    expect(remote.apply({ peerId: 4, kind: EPHEMERAL_KIND.LASER, data: new Uint8Array(4) }, 90)).toBe(false);
+    // later points push out the ones older than LASER_KEEP_MS
+    remote.apply(item(4, { x: 10, y: 9 }), 90 + LASER_KEEP_MS);
+    expect(remote.lasers.get(4)!.map((p) => p.x)).toEqual([9, 10]);
+    remote.prune(new Set([4, 5]), 91 + LASER_KEEP_MS);
+    expect([...remote.lasers.keys()]).toEqual([4]); // 5's points are all old
+    expect(remote.lasers.get(4)!.map((p) => p.x)).toEqual([10]);
+    remote.prune(new Set(), 90 + LASER_KEEP_MS);
+    expect(remote.lasers.size).toBe(0);
   });
 });

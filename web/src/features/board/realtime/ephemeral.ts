@@ -2,6 +2,8 @@
  * Ephemeral traffic (SPEC E1–E3): what this client sends — at most one flush per
  * RT_CLIENT_EPHEMERAL_MS (~30 Hz); cursor, selection and viewport keep only their latest value,
  * stroke points accumulate into one delta per flush — and what it keeps of the other peers'.
+ * The laser pointer (kind 5) is latest-wins like the cursor; receivers keep its recent points
+ * for a fading trail.
  */
 import {
   decodeCursor,
@@ -20,6 +22,33 @@ import {
 import type { CursorPayload, EphemeralItem, EphemeralKind, ViewportPayload } from '@wb/proto';
 import type { Timers } from './timers';
 
+/** One point of a laser trail: world coordinates and when it was seen (ms, Timers.now clock). */
+export interface LaserPoint {
+  x: number;
+  y: number;
+  t: number;
+  /** the pointer went up or away after this point: the trail does not join it to the next */
+  end?: boolean;
+}
+/** how long received laser points are kept (the trail fades within ~1 s) */
+export const LASER_KEEP_MS = 1500;
+/** at most this many points per peer (≈ 30 Hz × LASER_KEEP_MS, with room) */
+const LASER_MAX_POINTS = 128;
+
+/**
+ * Laser payload (SPEC E1 kind 5): f32 x, f32 y like the cursor; "laser off" (pointer up or left)
+ * is NaN, NaN, so the same 8 bytes say both.
+ */
+export function encodeLaser(p: CursorPayload | null): Uint8Array {
+  return encodeCursor(p ?? { x: NaN, y: NaN });
+}
+export function decodeLaser(bytes: Uint8Array): CursorPayload | null {
+  const p = decodeCursor(bytes);
+  if (Number.isNaN(p.x) || Number.isNaN(p.y)) return null;
+  if (!Number.isFinite(p.x) || !Number.isFinite(p.y)) throw new RangeError('laser point out of range');
+  return p;
+}
+
 interface OpenStroke {
   id: string;
   color: number;
@@ -36,6 +65,8 @@ export class EphemeralOutbox {
   private cursor: CursorPayload | null = null;
   private selection: string[] | null = null;
   private viewport: ViewportPayload | null = null;
+  /** undefined = nothing to send; null = "laser off" to send */
+  private laser: CursorPayload | null | undefined = undefined;
   private stroke: OpenStroke | null = null;
   /** strokes that ended and still have bytes to send */
   private closing: OpenStroke[] = [];
@@ -60,6 +91,11 @@ export class EphemeralOutbox {
     this.viewport = v;
     this.schedule();
   }
+  /** the laser pointer's position (world), or null when it stops; latest wins like the cursor */
+  setLaser(p: CursorPayload | null): void {
+    this.laser = p ? { x: p.x, y: p.y } : null;
+    this.schedule();
+  }
   strokeStart(id: string, color: number, width: number, x: number, y: number): void {
     if (this.stroke) this.strokeEnd();
     this.stroke = { id, color, width, sent: 0, queued: [x, y], started: false, ended: false };
@@ -81,6 +117,7 @@ export class EphemeralOutbox {
   /** forget everything queued (disconnected: ephemeral data is not worth replaying) */
   reset(): void {
     this.cursor = this.selection = this.viewport = null;
+    this.laser = undefined;
     this.stroke = null;
     this.closing = [];
     if (this.timer !== null) this.timers.clearTimeout(this.timer);
@@ -103,7 +140,9 @@ export class EphemeralOutbox {
     if (this.cursor) this.send(EPHEMERAL_KIND.CURSOR, encodeCursor(this.cursor));
     if (this.selection) this.send(EPHEMERAL_KIND.SELECTION, encodeSelection(this.selection));
     if (this.viewport) this.send(EPHEMERAL_KIND.VIEWPORT, encodeViewport(this.viewport));
+    if (this.laser !== undefined) this.send(EPHEMERAL_KIND.LASER, encodeLaser(this.laser));
     this.cursor = this.selection = this.viewport = null;
+    this.laser = undefined;
     for (const s of this.closing) this.flushStroke(s);
     this.closing = [];
     if (this.stroke) this.flushStroke(this.stroke);
@@ -146,6 +185,8 @@ export class RemoteEphemeral {
   readonly viewports = new Map<number, ViewportPayload>();
   /** by stroke id */
   readonly strokes = new Map<string, RemoteStroke>();
+  /** each peer's recent laser points, oldest first (a fading trail) */
+  readonly lasers = new Map<number, LaserPoint[]>();
 
   /** applies one batch item; returns false for an item it could not read (ignored) */
   apply(item: EphemeralItem, now: number): boolean {
@@ -173,6 +214,18 @@ export class RemoteEphemeral {
           s.at = now;
           return true;
         }
+        case EPHEMERAL_KIND.LASER: {
+          const p = decodeLaser(item.data);
+          let trail = this.lasers.get(item.peerId);
+          if (!p) {
+            if (trail?.length) trail[trail.length - 1]!.end = true;
+            return true;
+          }
+          if (!trail) this.lasers.set(item.peerId, (trail = []));
+          trail.push({ x: p.x, y: p.y, t: now });
+          dropOldLaserPoints(trail, now);
+          return true;
+        }
         default:
           return false;
       }
@@ -191,6 +244,10 @@ export class RemoteEphemeral {
     for (const map of [this.cursors, this.selections, this.viewports])
       for (const peer of map.keys()) if (!livePeers.has(peer)) map.delete(peer);
     for (const [id, s] of this.strokes) if (!livePeers.has(s.peerId) || now - s.at > staleMs) this.strokes.delete(id);
+    for (const [peer, trail] of this.lasers) {
+      dropOldLaserPoints(trail, now);
+      if (!livePeers.has(peer) || trail.length === 0) this.lasers.delete(peer);
+    }
   }
 
   clear(): void {
@@ -198,5 +255,13 @@ export class RemoteEphemeral {
     this.selections.clear();
     this.viewports.clear();
     this.strokes.clear();
+    this.lasers.clear();
   }
+}
+
+function dropOldLaserPoints(trail: LaserPoint[], now: number): void {
+  let drop = 0;
+  while (drop < trail.length && now - trail[drop]!.t > LASER_KEEP_MS) drop++;
+  drop = Math.max(drop, trail.length - LASER_MAX_POINTS);
+  if (drop > 0) trail.splice(0, drop);
 }

@@ -1,11 +1,11 @@
 /**
- * Zod-free decoding of the realtime control frames (WELCOME, PRESENCE, SAVED, ERROR). The web
+ * Zod-free decoding of the realtime control frames (WELCOME, PRESENCE, SAVED, ERROR, BOARD_INFO). The web
  * bundle replaces zod with a stub for proto's sources (app/zodStub.ts), so proto's `decodeJson`
  * cannot run here. The server is trusted: this checks the shapes minimally (types of the fields
  * the client reads) so a protocol mismatch fails loudly instead of corrupting state.
  */
-import { FrameError, RT_ERROR_CODES } from '@wb/proto';
-import type { PresenceEntry, RtError, Welcome } from '@wb/proto';
+import { BOARD_BACKGROUNDS, FrameError, RT_ERROR_CODES } from '@wb/proto';
+import type { BoardInfo, PresenceEntry, RtError, Welcome } from '@wb/proto';
 
 const decoder = new TextDecoder('utf-8', { fatal: true });
 
@@ -37,6 +37,9 @@ function presenceList(v: unknown): PresenceEntry[] {
   need(Array.isArray(v), 'presence list');
   return v.map(presenceEntry);
 }
+const isBackground = (v: unknown): v is BoardInfo['background'] =>
+  (BOARD_BACKGROUNDS as readonly unknown[]).includes(v);
+
 function stringList(v: unknown, what: string): string[] {
   need(Array.isArray(v) && v.every((h) => typeof h === 'string'), what);
   return v as string[];
@@ -47,6 +50,7 @@ export function decodeWelcome(payload: Uint8Array): Welcome {
   need(isObj(v), 'welcome');
   need(isInt(v.protocol) && isInt(v.peerId) && isInt(v.ownerId), 'welcome numbers');
   need(typeof v.boardId === 'string' && typeof v.access === 'string', 'welcome board/access');
+  need(typeof v.title === 'string' && isBackground(v.background), 'welcome title/background');
   need(isRole(v.role), 'welcome role');
   need(v.readOnlyReason === null || typeof v.readOnlyReason === 'string', 'welcome readOnlyReason');
   need(typeof v.deleteOwnOnly === 'boolean', 'welcome deleteOwnOnly');
@@ -54,6 +58,8 @@ export function decodeWelcome(payload: Uint8Array): Welcome {
     protocol: v.protocol,
     peerId: v.peerId,
     boardId: v.boardId,
+    title: v.title,
+    background: v.background,
     access: v.access as Welcome['access'],
     role: v.role,
     readOnlyReason: v.readOnlyReason as Welcome['readOnlyReason'],
@@ -61,6 +67,15 @@ export function decodeWelcome(payload: Uint8Array): Welcome {
     ownerId: v.ownerId,
     presence: presenceList(v.presence),
   };
+}
+
+/** B1: the board's title, background or deleteOwnOnly changed while connected */
+export function decodeBoardInfo(payload: Uint8Array): BoardInfo {
+  const v = parseJsonPayload(payload);
+  need(isObj(v), 'board info');
+  need(typeof v.title === 'string' && isBackground(v.background), 'board info title/background');
+  need(typeof v.deleteOwnOnly === 'boolean', 'board info deleteOwnOnly');
+  return { title: v.title, background: v.background, deleteOwnOnly: v.deleteOwnOnly };
 }
 
 export function decodePresence(payload: Uint8Array): PresenceEntry[] {

@@ -1,8 +1,9 @@
 /**
  * TEST-ONLY: an in-memory stand-in for a realtime node, enough of services/realtime's room
- * (SPEC J2, S1–S2, S5, P2, D5/D7, E3) to drive BoardClient in unit tests through a Transport:
+ * (SPEC J2, S1–S2, S5, P2, D5/D7, E3, B1) to drive BoardClient in unit tests through a Transport:
  * the same genesis change, WELCOME → PRESENCE → SYNC, SYNCED when the peer is caught up,
- * forwarded CHANGES, SAVED acks (held back on demand), ERROR for refused changes, ephemeral batches.
+ * forwarded CHANGES, SAVED acks (held back on demand), ERROR for refused changes, ephemeral
+ * batches, BOARD_INFO to every peer when the board's title or settings change (`setBoardInfo`).
  */
 import * as A from '@automerge/automerge/slim';
 import {
@@ -15,7 +16,7 @@ import {
   MSG,
   splitFrame,
 } from '@wb/proto';
-import type { PresenceEntry, RtError, Welcome } from '@wb/proto';
+import type { BoardInfo, PresenceEntry, RtError, Welcome } from '@wb/proto';
 import type { Connection, Transport, TransportHandlers } from '../transport';
 
 const GENESIS_ACTOR = '00000000000000000000000000000000';
@@ -50,6 +51,8 @@ export interface MemoryServerOptions {
   readOnlyReason?: Welcome['readOnlyReason'];
   /** a change (decoded) the server refuses, with the error code */
   refuse?: (change: A.DecodedChange) => RtError['code'] | null;
+  /** the board's title, background and deleteOwnOnly at start (default "Board", empty, false) */
+  board?: Partial<BoardInfo>;
 }
 
 export class MemoryServer {
@@ -63,8 +66,19 @@ export class MemoryServer {
   readonly received: string[] = [];
   /** every HELLO, as sent */
   readonly hellos: Array<{ protocol: number; name?: string; fresh?: boolean }> = [];
+  /** what WELCOME says of the board; `setBoardInfo` changes it live */
+  board: BoardInfo;
 
-  constructor(private readonly opts: MemoryServerOptions = {}) {}
+  constructor(private readonly opts: MemoryServerOptions = {}) {
+    this.board = { title: 'Board', background: 'empty', deleteOwnOnly: false, ...opts.board };
+  }
+
+  /** B1: the owner renamed the board or changed its settings: every welcomed peer is told */
+  setBoardInfo(patch: Partial<BoardInfo>): void {
+    this.board = { ...this.board, ...patch };
+    const frame = encodeJsonFrame(MSG.BOARD_INFO, this.board);
+    for (const p of this.livePeers) if (p.welcomed) this.send(p, frame);
+  }
 
   transport(userId: number, name = `User ${userId}`): Transport {
     return {
@@ -172,10 +186,12 @@ export class MemoryServer {
           protocol: 1,
           peerId: peer.peerId,
           boardId: 'b1',
+          title: this.board.title,
+          background: this.board.background,
           access: this.opts.role === 'viewer' ? 'view' : 'edit',
           role: this.opts.role ?? 'editor',
           readOnlyReason: this.opts.readOnlyReason ?? null,
-          deleteOwnOnly: false,
+          deleteOwnOnly: this.board.deleteOwnOnly,
           ownerId: 1,
           presence: this.presence(),
         };

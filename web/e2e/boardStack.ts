@@ -1,0 +1,135 @@
+/// <reference types="jest" />
+/// <reference types="node" />
+/**
+ * The stack board end-to-end tests share: the built app served by a real gateway, auth, boards
+ * and two realtime nodes (as services/realtime/test/failover.int.test.ts starts them), a
+ * Chromium, and helpers that read the page's board through its test hook (window.__wbBoard).
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Pool } from 'pg';
+import type { Browser, Page } from 'playwright-core';
+import { freePort, startStack, type RunningStack } from '@wb/platform/testing';
+import type { BoardTestHook } from '../src/features/board/BoardSession';
+import { DIST, launchChromium, signUpAsTeacher } from './chromium';
+
+const SECRET = 'board-e2e-shared-secret-0123456789abcdef';
+const NODE_A = 'services/realtime';
+const NODE_B = './services/realtime';
+
+export interface BoardStack {
+  base: string;
+  db: Pool;
+  browser: Browser;
+  newPage(viewport?: { width: number; height: number }): Promise<Page>;
+  /** sign up through the UI and finish onboarding; the page ends on the dashboard */
+  newUser(name: string): Promise<{ page: Page; id: number }>;
+  stop(): Promise<void>;
+}
+
+export async function startBoardStack(): Promise<BoardStack> {
+  const snapshots = await mkdtemp(join(tmpdir(), 'wb-board-e2e-'));
+  const httpPort = await freePort();
+  const base = `http://127.0.0.1:${httpPort}`;
+  const node = async (id: string) => ({
+    RT_SHARED_SECRET: SECRET,
+    SNAPSHOT_DIR: snapshots,
+    RT_NODE_ID: id,
+    RT_PORT: String(await freePort()),
+    RT_ALLOWED_ORIGINS: base, // SPEC A2: the browser's Origin is the gateway's
+  });
+  let stack: RunningStack | undefined;
+  try {
+    stack = await startStack({
+      deployables: ['services/auth', 'services/boards', NODE_A, NODE_B, 'gateway'],
+      env: { RT_SHARED_SECRET: SECRET },
+      envFor: {
+        gateway: { WEB_DIST_DIR: DIST, HTTP_PORT: String(httpPort) },
+        'services/boards': { PLAN_CACHE_TTL_MS: '0' },
+        [NODE_A]: await node('rt-1'),
+        [NODE_B]: await node('rt-2'),
+      },
+    });
+  } catch (err) {
+    await rm(snapshots, { recursive: true, force: true });
+    throw err;
+  }
+  const running = stack;
+  const db = new Pool({ connectionString: running.databaseUrl, max: 2 });
+  const browser = await launchChromium();
+
+  async function newPage(viewport = { width: 1100, height: 760 }): Promise<Page> {
+    const context = await browser.newContext({ locale: 'en-US', viewport });
+    await context.addInitScript(() => localStorage.setItem('wb.consent', '{"necessary":true}'));
+    const page = await context.newPage();
+    page.setDefaultTimeout(20_000);
+    page.on('pageerror', (err) => process.stderr.write(`page error: ${err.message}\n`));
+    page.on('console', (m) => {
+      if (m.type() === 'error') process.stderr.write(`console: ${m.text()}\n`);
+    });
+    return page;
+  }
+
+  return {
+    base,
+    db,
+    browser,
+    newPage,
+    async newUser(name) {
+      const page = await newPage();
+      const id = await signUpAsTeacher(page, base, name);
+      return { page, id };
+    },
+    async stop() {
+      await browser.close();
+      await db.end();
+      await running.stop();
+      await rm(snapshots, { recursive: true, force: true });
+    },
+  };
+}
+
+/** run `fn` in the page with the board's test hook (and a JSON argument) */
+export const hook = <T, A = undefined>(page: Page, fn: (h: BoardTestHook, arg: A) => T, arg?: A): Promise<T> =>
+  page.evaluate(`(${fn.toString()})(window.__wbBoard, ${JSON.stringify(arg ?? null)})`) as Promise<T>;
+
+export async function until<A = undefined>(
+  page: Page,
+  what: string,
+  fn: (h: BoardTestHook, arg: A) => boolean,
+  arg?: A,
+  ms = 15_000,
+): Promise<void> {
+  const end = Date.now() + ms;
+  while (!(await hook(page, (h) => !!h).catch(() => false)) || !(await hook(page, fn, arg))) {
+    if (Date.now() > end) {
+      const state = await hook(page, (h) => ({ ...h.state(), shapes: h.shapes() })).catch(() => null);
+      throw new Error(`timed out waiting for ${what}; board: ${JSON.stringify(state)}`);
+    }
+    await page.waitForTimeout(50);
+  }
+}
+
+export const live = (page: Page) =>
+  until(page, 'the board to be live', (h) => h.state().status === 'live' && h.state().ready);
+
+/** PUT /api/boards/{id} from the owner's page (with its CSRF token) */
+export async function updateBoard(owner: Page, boardId: string, patch: Record<string, unknown>): Promise<number> {
+  return owner.evaluate(
+    async ([id, body]) => {
+      const csrf = /(?:^|; )csrf-token=([^;]+)/.exec(document.cookie)?.[1] ?? '';
+      const res = await fetch(`/api/boards/${encodeURIComponent(id as string)}`, {
+        method: 'PUT',
+        headers: {
+          'content-type': 'application/json',
+          accept: 'application/json',
+          'x-csrf-token': decodeURIComponent(csrf),
+        },
+        body: JSON.stringify(body),
+      });
+      return res.status;
+    },
+    [boardId, patch] as const,
+  );
+}

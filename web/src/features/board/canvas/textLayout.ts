@@ -1,0 +1,132 @@
+/**
+ * Text wrapping shared by the painters, hit tests and the text tool, so what is drawn, what is
+ * hit and what is edited have the same lines. Measures with one shared canvas context; without
+ * a canvas (jsdom, Node) every character is estimated at 0.55 em, which keeps tests and the
+ * realtime-free geometry deterministic.
+ */
+
+export interface TextLayout {
+  lines: string[];
+  /** widest line, in the font's units (world units when fontSize is in world units) */
+  width: number;
+  height: number;
+  lineHeight: number;
+}
+
+/** line height as a multiple of the font size */
+export const LINE_HEIGHT = 1.25;
+const ESTIMATE_EM = 0.55;
+
+type Measurer = (s: string) => number;
+let ctx2d: CanvasRenderingContext2D | null | undefined;
+
+function measureContext(): CanvasRenderingContext2D | null {
+  if (ctx2d !== undefined) return ctx2d;
+  ctx2d = null;
+  try {
+    if (typeof OffscreenCanvas !== 'undefined') {
+      ctx2d = new OffscreenCanvas(1, 1).getContext('2d') as unknown as CanvasRenderingContext2D | null;
+    } else if (typeof document !== 'undefined') {
+      // jsdom returns null (with a "not implemented" warning) here: we fall back to estimates
+      const c = document.createElement('canvas');
+      const proto = Object.getPrototypeOf(c) as { getContext?: unknown };
+      if (typeof proto.getContext === 'function' && !/jsdom/i.test(navigator.userAgent)) ctx2d = c.getContext('2d');
+    }
+  } catch {
+    ctx2d = null;
+  }
+  return ctx2d;
+}
+
+/** CSS font of a board font name at a size */
+export function cssFont(font: string, fontSize: number): string {
+  const family = /^[\w-]+$/.test(font) ? font : `"${font.replace(/"/g, '')}"`;
+  return `${fontSize}px ${family}, sans-serif`;
+}
+
+function measurer(font: string, fontSize: number): Measurer {
+  const g = measureContext();
+  if (!g) return (s) => s.length * ESTIMATE_EM * fontSize;
+  g.font = cssFont(font, fontSize);
+  return (s) => g.measureText(s).width;
+}
+
+// Layouts are asked for on every frame (painters, LOD bars) and per hit test: keep the recent ones.
+const cache = new Map<string, TextLayout>();
+const CACHE_MAX = 4000;
+
+/** Wrap `text` (newlines kept) to `maxWidth` (Infinity: no wrapping); long words break by character. */
+export function layoutText(text: string, font: string, fontSize: number, maxWidth: number): TextLayout {
+  const key = `${font}\u0000${fontSize}\u0000${maxWidth}\u0000${text}`;
+  const hit = cache.get(key);
+  if (hit) return hit;
+  const measure = measurer(font, fontSize);
+  const lines: string[] = [];
+  let width = 0;
+  const push = (line: string) => {
+    lines.push(line);
+    const w = measure(line);
+    if (w > width) width = w;
+  };
+  for (const para of text.split('\n')) {
+    if (!(maxWidth < Infinity)) {
+      push(para);
+      continue;
+    }
+    const words = para.split(/(\s+)/);
+    let line = '';
+    for (const word of words) {
+      if (word === '') continue;
+      const candidate = line + word;
+      if (line === '' || measure(candidate) <= maxWidth) {
+        if (line === '' && measure(word) > maxWidth && !/^\s+$/.test(word)) {
+          // a word wider than the box: break it where it overflows
+          let part = '';
+          for (const ch of word) {
+            if (part && measure(part + ch) > maxWidth) {
+              push(part);
+              part = '';
+            }
+            part += ch;
+          }
+          line = part;
+        } else line = candidate;
+      } else {
+        push(line.trimEnd());
+        line = /^\s+$/.test(word) ? '' : word;
+        if (measure(line) > maxWidth) {
+          let part = '';
+          for (const ch of line) {
+            if (part && measure(part + ch) > maxWidth) {
+              push(part);
+              part = '';
+            }
+            part += ch;
+          }
+          line = part;
+        }
+      }
+    }
+    push(line.trimEnd());
+  }
+  const lineHeight = fontSize * LINE_HEIGHT;
+  const out: TextLayout = { lines, width, height: lines.length * lineHeight, lineHeight };
+  if (cache.size >= CACHE_MAX) cache.delete(cache.keys().next().value as string);
+  cache.set(key, out);
+  return out;
+}
+
+/** The largest font size in [min, max] whose wrapped text fits w × h (binary search). */
+export function fitFontSize(text: string, font: string, w: number, h: number, min = 10, max = 48): number {
+  if (!text) return max;
+  let lo = min;
+  let hi = max;
+  if (layoutText(text, font, lo, w).height > h) return lo;
+  while (hi - lo > 0.5) {
+    const mid = (lo + hi) / 2;
+    const l = layoutText(text, font, mid, w);
+    if (l.height <= h && l.width <= w + 0.5) lo = mid;
+    else hi = mid;
+  }
+  return Math.floor(lo * 2) / 2;
+}

@@ -1,0 +1,40 @@
+/**
+ * The creation tools, one instance each per board view. Select and connector are added by the
+ * view (their own modules); this covers every other ToolId.
+ */
+import type { LaserTrails } from '../laserTrail';
+import { EraserTool } from './eraser';
+import { createGeometricTools } from './geometric';
+import { HandTool } from './hand';
+import { LaserTool } from './laser';
+import { LineTool } from './line';
+import { PenTool } from './pen';
+import { PolylineTool } from './polyline';
+import { StickyTool } from './sticky';
+import { TextTool, type TextEditorLike } from './text';
+import type { Tool, ToolId } from './types';
+
+export interface CreateToolsOptions {
+  /** the board's text editor: the text tool types into a draft before the shape exists */
+  textEditor?: () => TextEditorLike | null;
+  /** the trails the view draws every overlay frame (the laser tool adds the local points) */
+  laserTrails?: LaserTrails;
+}
+
+export function createTools(opts: CreateToolsOptions = {}): Record<Exclude<ToolId, 'select' | 'connector'>, Tool> {
+  return {
+    hand: new HandTool(),
+    pen: new PenTool(),
+    eraser: new EraserTool(),
+    line: new LineTool(),
+    polyline: new PolylineTool({ kind: 'polyline' }),
+    curve: new PolylineTool({ kind: 'curve' }),
+    ...createGeometricTools(),
+    sticky: new StickyTool(),
+    text: new TextTool(opts.textEditor ?? (() => null)),
+    laser: new LaserTool(opts.laserTrails),
+  };
+}
+
+export { EraserTool, HandTool, LaserTool, LineTool, PenTool, PolylineTool, StickyTool, TextTool };
+export { GeometricTool } from './geometric';

@@ -1,0 +1,305 @@
+/**
+ * The board's top bar: back link, title (the owner renames it in place), share and background
+ * (owner), the people on the board and the save state. Rename and background go through the same
+ * boards PUT the dashboard uses; the share dialog is the dashboard's.
+ */
+import { useEffect, useId, useRef, useState } from 'react';
+import { createPortal } from 'react-dom';
+import { useTranslation } from 'react-i18next';
+import { ArrowLeft, Check, Image, Share2, Users } from 'lucide-react';
+import {
+  BOARD_BACKGROUNDS,
+  BOARD_TITLE_MAX_LENGTH,
+  type BoardBackground,
+  type Plan,
+  type PresenceEntry,
+} from '@wb/proto';
+import { LocalLink } from '../../../app/prefix';
+import { useAppDispatch } from '../../../app/store';
+import { useNamespace } from '../../../i18n/useNamespace';
+import { ICON_PROPS } from '../../../ui/icons';
+import { reportError } from '../../../ui/reportError';
+import { notify } from '../../../ui/toastsSlice';
+import { useCodeText } from '../../../ui/useCodeText';
+import { ShareDialog } from '../../boards/BoardDialogs';
+import { useUpdateBoardMutation } from '../../boards/boardsApi';
+
+export interface BoardHeaderProps {
+  boardId: string;
+  /** undefined while the board's details load */
+  title: string | undefined;
+  /** only the owner renames, shares and changes the background */
+  owner: boolean;
+  guest: boolean;
+  plan: Plan;
+  background: BoardBackground;
+  /** the background was saved (the page shows it at once) */
+  onBackground: (bg: BoardBackground) => void;
+  presence: readonly PresenceEntry[];
+  selfPeerId: number | undefined;
+  /** the save state's words and class (saved, saving, reconnecting, connecting) */
+  save: { state: string; label: string };
+}
+
+export function BoardHeader(props: BoardHeaderProps) {
+  const { t } = useTranslation('board');
+  const { boardId, owner, guest } = props;
+  const [title, setTitle] = useState(props.title);
+  useEffect(() => setTitle(props.title), [props.title]);
+  const [share, setShare] = useState(false);
+  const shown = title || t('untitled');
+  return (
+    <header className="board-topbar">
+      <LocalLink
+        to={guest ? '/' : '/dashboard'}
+        className="board-back"
+        aria-label={guest ? t('lock.toHome') : t('back')}
+      >
+        <ArrowLeft {...ICON_PROPS} size={18} />
+        <span className="board-back-text">{guest ? t('lock.toHome') : t('back')}</span>
+      </LocalLink>
+      <div className="board-title-box">
+        {owner && title !== undefined ? (
+          <TitleEditor boardId={boardId} title={title} onSaved={setTitle} />
+        ) : (
+          <span className="board-title" title={shown}>
+            {shown}
+          </span>
+        )}
+      </div>
+      {owner && !guest ? (
+        <>
+          <button type="button" className="board-chip" data-action="share" onClick={() => setShare(true)}>
+            <Share2 {...ICON_PROPS} size={16} />
+            <span className="chip-text">{t('header.share')}</span>
+          </button>
+          <BackgroundPicker boardId={boardId} value={props.background} onSaved={props.onBackground} />
+        </>
+      ) : null}
+      <p className={`save-state save-${props.save.state}`} role="status" aria-label={t('save.label')}>
+        {props.save.label}
+      </p>
+      <Presence presence={props.presence} self={props.selfPeerId} />
+      {share
+        ? // out of the top bar's stacking context, so the backdrop covers the tool bar and panels too
+          createPortal(
+            <ShareFromBoard boardId={boardId} title={shown} plan={props.plan} onClose={() => setShare(false)} />,
+            document.body,
+          )
+        : null}
+    </header>
+  );
+}
+
+/** Click → input; Enter or leaving saves, Escape cancels; a refusal is toasted and the old title stays. */
+export function TitleEditor({
+  boardId,
+  title,
+  onSaved,
+}: {
+  boardId: string;
+  title: string;
+  onSaved: (title: string) => void;
+}) {
+  const { t } = useTranslation('board');
+  const dispatch = useAppDispatch();
+  const codeText = useCodeText();
+  const [update, { isLoading }] = useUpdateBoardMutation();
+  const [editing, setEditing] = useState(false);
+  const [value, setValue] = useState(title);
+  const input = useRef<HTMLInputElement>(null);
+  // Enter saves and then the input's blur fires too: save once
+  const done = useRef(false);
+  useEffect(() => {
+    if (editing) input.current?.select();
+  }, [editing]);
+
+  const finish = async (save: boolean) => {
+    if (done.current) return;
+    done.current = true;
+    setEditing(false);
+    const next = value.trim();
+    if (!save || !next || next === title) {
+      setValue(title);
+      return;
+    }
+    const result = await update({ boardId, title: next });
+    if ('error' in result) {
+      setValue(title);
+      reportError(dispatch, result.error, codeText);
+    } else {
+      onSaved(next);
+      dispatch(notify({ type: 'info', message: t('header.renamed') }));
+    }
+  };
+
+  if (!editing)
+    return (
+      <button
+        type="button"
+        className="board-title editable"
+        data-action="rename"
+        aria-label={t('header.rename', { title })}
+        title={t('header.renameHint')}
+        disabled={isLoading}
+        onClick={() => {
+          done.current = false;
+          setValue(title);
+          setEditing(true);
+        }}
+      >
+        {title || t('untitled')}
+      </button>
+    );
+  return (
+    <input
+      ref={input}
+      className="board-title-input"
+      aria-label={t('header.titleLabel')}
+      value={value}
+      maxLength={BOARD_TITLE_MAX_LENGTH}
+      autoFocus
+      onChange={(e) => setValue(e.target.value)}
+      onKeyDown={(e) => {
+        // the editor's shortcuts must not see typing
+        e.stopPropagation();
+        if (e.key === 'Enter') void finish(true);
+        else if (e.key === 'Escape') void finish(false);
+      }}
+      onBlur={() => void finish(true)}
+    />
+  );
+}
+
+/** The dashboard's share dialog; its strings live in the `boards` namespace. */
+function ShareFromBoard({
+  boardId,
+  title,
+  plan,
+  onClose,
+}: {
+  boardId: string;
+  title: string;
+  plan: Plan;
+  onClose: () => void;
+}) {
+  const ready = useNamespace('boards');
+  const dispatch = useAppDispatch();
+  const codeText = useCodeText();
+  if (!ready) return null;
+  return (
+    <ShareDialog
+      boardId={boardId}
+      boardTitle={title}
+      plan={plan}
+      onClose={onClose}
+      onError={(error) => reportError(dispatch, error, codeText)}
+    />
+  );
+}
+
+/** The board backgrounds with small previews (board.css `.bg-preview.bg-<name>`). */
+function BackgroundPicker({
+  boardId,
+  value,
+  onSaved,
+}: {
+  boardId: string;
+  value: BoardBackground;
+  onSaved: (bg: BoardBackground) => void;
+}) {
+  const { t } = useTranslation('board');
+  const { t: tc } = useTranslation();
+  const dispatch = useAppDispatch();
+  const codeText = useCodeText();
+  const [update] = useUpdateBoardMutation();
+  const [open, setOpen] = useState(false);
+  const id = useId();
+  const root = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    if (!open) return;
+    const away = (e: PointerEvent) => {
+      if (!root.current?.contains(e.target as Node)) setOpen(false);
+    };
+    document.addEventListener('pointerdown', away);
+    return () => document.removeEventListener('pointerdown', away);
+  }, [open]);
+  const pick = async (bg: BoardBackground) => {
+    setOpen(false);
+    if (bg === value) return;
+    const result = await update({ boardId, background: bg });
+    if ('error' in result) reportError(dispatch, result.error, codeText);
+    else onSaved(bg);
+  };
+  return (
+    <div
+      className="bg-picker"
+      ref={root}
+      onKeyDown={(e) => {
+        if (e.key === 'Escape' && open) {
+          e.stopPropagation();
+          setOpen(false);
+        }
+      }}
+    >
+      <button
+        type="button"
+        className="board-chip"
+        data-action="background"
+        aria-haspopup="true"
+        aria-expanded={open}
+        aria-controls={id}
+        onClick={() => setOpen(!open)}
+      >
+        <Image {...ICON_PROPS} size={16} />
+        <span className="chip-text">{t('header.background')}</span>
+      </button>
+      {open ? (
+        <div id={id} className="board-popover bg-options" role="group" aria-label={t('header.background')}>
+          {BOARD_BACKGROUNDS.map((bg) => (
+            <button
+              key={bg}
+              type="button"
+              className="bg-option"
+              data-background={bg}
+              aria-pressed={bg === value}
+              onClick={() => void pick(bg)}
+            >
+              <span className={`bg-preview bg-${bg}`} aria-hidden="true" />
+              <span>{tc(`prefs.bg_${bg}`)}</span>
+              {bg === value ? <Check {...ICON_PROPS} size={14} /> : null}
+            </button>
+          ))}
+        </div>
+      ) : null}
+    </div>
+  );
+}
+
+/** Who is here: a count and each person's colour (the same as their cursor's). */
+export function Presence({ presence, self }: { presence: readonly PresenceEntry[]; self: number | undefined }) {
+  const { t } = useTranslation('board');
+  return (
+    <div className="presence-box">
+      <span className="presence-count" title={t('presence.count', { count: presence.length })}>
+        <Users {...ICON_PROPS} size={14} />
+        <span className="sr-only">{t('presence.count', { count: presence.length })}</span>
+        <span aria-hidden="true">{presence.length}</span>
+      </span>
+      <ul className="presence" aria-label={t('presence.label')}>
+        {presence.map((p) => (
+          <li key={p.peerId} style={{ ['--peer' as string]: p.color }} title={p.name}>
+            <span className="presence-dot" aria-hidden="true">
+              {p.name.slice(0, 1).toUpperCase()}
+            </span>
+            <span className="presence-name">
+              {p.peerId === self ? t('presence.you', { name: p.name }) : p.name}
+              {p.guest ? ` · ${t('presence.guest')}` : ''}
+              {p.role === 'viewer' ? ` · ${t('presence.viewer')}` : ''}
+            </span>
+          </li>
+        ))}
+      </ul>
+    </div>
+  );
+}

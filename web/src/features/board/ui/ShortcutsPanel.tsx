@@ -1,0 +1,80 @@
+/**
+ * The board's keyboard shortcuts, read from the one table the key handler uses (actions.ts), so
+ * the list cannot drift from what works. Rows the board's access does not allow are left out:
+ * viewers see no editing shortcuts.
+ */
+import { useTranslation } from 'react-i18next';
+import { Modal } from '../../../ui/Modal';
+import { SHORTCUTS, allows, type Access, type Shortcut, type ShortcutGroup } from '../canvas/actions';
+import { formatKeys, isMacPlatform } from './editorHooks';
+
+const GROUPS: readonly ShortcutGroup[] = ['tools', 'editing', 'view', 'panels'];
+
+interface Row {
+  id: string;
+  label: string;
+  keys: string[];
+}
+
+/** one row per target (Ctrl+Shift+Z and Ctrl+Y are one "redo"); the presets 1–9 are one row */
+export function shortcutRows(access: Access, mac: boolean, t: (key: string) => string): Map<ShortcutGroup, Row[]> {
+  const out = new Map<ShortcutGroup, Row[]>(GROUPS.map((g) => [g, []]));
+  const byId = new Map<string, Row>();
+  for (const s of SHORTCUTS) {
+    if (!allows(access, s.access)) continue;
+    const id = targetId(s);
+    let row = byId.get(id);
+    if (!row) {
+      row = { id, label: labelOf(s, t), keys: [] };
+      byId.set(id, row);
+      out.get(s.group)!.push(row);
+    }
+    if ('preset' in s.target) row.keys = ['1–9'];
+    else row.keys.push(formatKeys(s.keys, mac));
+  }
+  return out;
+}
+
+function targetId(s: Shortcut): string {
+  const t = s.target;
+  return 'tool' in t ? `tool:${t.tool}` : 'action' in t ? `action:${t.action}` : 'presets';
+}
+function labelOf(s: Shortcut, t: (key: string) => string): string {
+  const x = s.target;
+  return 'tool' in x ? t(`tools.${x.tool}`) : 'action' in x ? t(`actions.${x.action}`) : t('presets.shortcut');
+}
+
+export function ShortcutsPanel({ access, onClose }: { access: Access; onClose: () => void }) {
+  const { t } = useTranslation('board');
+  const rows = shortcutRows(access, isMacPlatform(), t);
+  return (
+    <Modal title={t('shortcuts.title')} onClose={onClose} className="shortcuts board-shortcuts">
+      <div className="shortcut-groups">
+        {GROUPS.map((group) => {
+          const items = rows.get(group)!;
+          if (items.length === 0) return null;
+          return (
+            <section key={group} data-group={group}>
+              <h3>{t(`shortcuts.${group}`)}</h3>
+              <dl>
+                {items.map((r) => (
+                  <div key={r.id} className="shortcut" data-shortcut={r.id}>
+                    <dt>{r.label}</dt>
+                    <dd>
+                      {r.keys.map((k, i) => (
+                        <span key={k}>
+                          {i > 0 ? ` ${t('shortcuts.or')} ` : null}
+                          <kbd>{k}</kbd>
+                        </span>
+                      ))}
+                    </dd>
+                  </div>
+                ))}
+              </dl>
+            </section>
+          );
+        })}
+      </div>
+    </Modal>
+  );
+}

@@ -1,0 +1,70 @@
+/** Small helpers the board chrome shares: the editor's state as a hook, shortcut labels, colours. */
+import { useCallback, useSyncExternalStore } from 'react';
+import type { BoardAccess } from '@wb/proto';
+import { SHORTCUTS, allows, type Access, type ActionId, type Shortcut } from '../canvas/actions';
+import type { EditorApi, EditorState } from '../canvas/editorApi';
+import type { ToolId } from '../canvas/tools/types';
+
+/** Re-renders on every editor state change (getState returns the same object until it changes). */
+export function useEditorState(editor: EditorApi): EditorState {
+  // the contract declares methods: bind them rather than trust an implementation's arrow fields
+  const subscribe = useCallback((fn: () => void) => editor.subscribe(fn), [editor]);
+  const get = useCallback(() => editor.getState(), [editor]);
+  return useSyncExternalStore(subscribe, get);
+}
+
+/** The board's access as the shortcut table spells it ('none' never reaches a joined board). */
+export function accessOf(access: BoardAccess | undefined, readOnly: boolean): Access {
+  if (readOnly || !access || access === 'none' || access === 'view') return 'view';
+  return access;
+}
+export const mayEdit = (access: Access) => allows(access, 'edit');
+
+export function isMacPlatform(): boolean {
+  if (typeof navigator === 'undefined') return false;
+  return /Mac|iPhone|iPad|iPod/i.test(navigator.platform || navigator.userAgent);
+}
+
+const KEY_NAMES: Record<string, string> = {
+  ArrowLeft: '←',
+  ArrowRight: '→',
+  ArrowUp: '↑',
+  ArrowDown: '↓',
+  Escape: 'Esc',
+  Delete: 'Del',
+  Backspace: '⌫',
+};
+
+/** "Mod+Shift+Z" → "⌘⇧Z" on a Mac, "Ctrl+Shift+Z" elsewhere. */
+export function formatKeys(keys: string, mac: boolean): string {
+  const parts = keys.split('+').map((p, i, all) => {
+    // "+" as the key itself splits into two empty parts
+    if (p === '' && i === all.length - 1) return '+';
+    if (p === 'Mod') return mac ? '⌘' : 'Ctrl';
+    if (p === 'Shift') return mac ? '⇧' : 'Shift';
+    if (p === 'Alt') return mac ? '⌥' : 'Alt';
+    return KEY_NAMES[p] ?? p;
+  });
+  const cleaned = keys === '+' ? ['+'] : parts.filter((p, i) => p !== '' || i === parts.length - 1);
+  return mac ? cleaned.join('') : cleaned.join('+');
+}
+
+/** The first shortcut of a tool or an action (what tooltips show). */
+export function shortcutOf(target: { tool: ToolId } | { action: ActionId }): Shortcut | undefined {
+  return SHORTCUTS.find((s) =>
+    'tool' in target
+      ? 'tool' in s.target && s.target.tool === target.tool
+      : 'action' in s.target && s.target.action === target.action,
+  );
+}
+
+export const toHex = (c: number) => `#${(c & 0xffffff).toString(16).padStart(6, '0')}`;
+export const fromHex = (hex: string) => parseInt(hex.replace('#', ''), 16) & 0xffffff;
+export const toRgb = (c: number): [number, number, number] => [(c >> 16) & 255, (c >> 8) & 255, c & 255];
+export const fromRgb = (rgb: readonly [number, number, number]) => ((rgb[0] << 16) | (rgb[1] << 8) | rgb[2]) >>> 0;
+
+/** Phones: the toolbar starts collapsed and panels become bottom sheets (board.css uses 600 px too). */
+export const PHONE_QUERY = '(max-width: 600px)';
+export function isPhone(): boolean {
+  return typeof matchMedia === 'function' && matchMedia(PHONE_QUERY).matches;
+}

@@ -1,4 +1,4 @@
-import { packPoints, SHAPE_KINDS } from './realtime';
+import { FILL_STYLES, packPoints, SHAPE_KINDS } from './realtime';
 import { SHAPE_LIMITS, validateShapeRecord } from './shapes';
 
 const pts = (n: number): Uint8Array => packPoints(Array.from({ length: n * 2 }, (_, i) => i * 1.25));
@@ -95,6 +95,42 @@ describe('validateShapeRecord (SPEC D4, D10)', () => {
     expect(validateShapeRecord({ ...VALID.pen, points: many })).toMatch(/at most/);
     expect(validateShapeRecord({ ...VALID.pen, points: pts(SHAPE_LIMITS.maxPoints + 1) })).toMatch(/points/);
     expect(validateShapeRecord({ ...VALID.pen, points: pts(SHAPE_LIMITS.maxPoints) })).toBeNull();
+  });
+
+  it('fill styles, groups, connector arrows and elbows, shape labels (editor fields)', () => {
+    // valid: every kind may carry a fill style and a group
+    for (const kind of SHAPE_KINDS) {
+      for (const fill of FILL_STYLES) expect(validateShapeRecord({ ...VALID[kind], fill, groupId: 'g-1' })).toBeNull();
+    }
+    expect(validateShapeRecord({ ...VALID.shape, fill: 'semi', fillColor: 0x3366ff })).toBeNull();
+    const connector = { ...VALID.connector, arrowStart: true, arrowEnd: false, elbow: true, toAnchor: 'left' };
+    expect(validateShapeRecord(connector)).toBeNull();
+    expect(validateShapeRecord({ ...VALID.line, arrowStart: true, arrowEnd: true })).toBeNull();
+    expect(validateShapeRecord({ ...VALID.shape, text: 'label\nsecond line' })).toBeNull();
+    expect(validateShapeRecord({ ...VALID.shape, text: { textLength: SHAPE_LIMITS.maxText } })).toBeNull();
+    expect(validateShapeRecord({ ...VALID.shape, text: '' })).toBeNull();
+
+    // invalid, each naming the field
+    expect(validateShapeRecord({ ...VALID.shape, fill: 'hatched' })).toMatch(
+      /shape\.fill: must be one of none, solid, semi/,
+    );
+    expect(validateShapeRecord({ ...VALID.pen, fill: true })).toMatch(/pen\.fill/);
+    expect(validateShapeRecord({ ...VALID.pen, groupId: '' })).toMatch(/pen\.groupId/);
+    expect(validateShapeRecord({ ...VALID.pen, groupId: 'g'.repeat(SHAPE_LIMITS.maxIdLength + 1) })).toMatch(/groupId/);
+    expect(validateShapeRecord({ ...VALID.pen, groupId: 'g\n1' })).toMatch(/groupId: must not contain control/);
+    expect(validateShapeRecord({ ...VALID.pen, groupId: 7 })).toMatch(/groupId: must be a string/);
+    expect(validateShapeRecord({ ...VALID.pen, groupId: { textLength: 1 } })).toMatch(/groupId: .*collaborative text/);
+    expect(validateShapeRecord({ ...VALID.connector, elbow: 'yes' })).toMatch(/connector\.elbow: must be a boolean/);
+    expect(validateShapeRecord({ ...VALID.connector, arrowStart: 1 })).toMatch(/connector\.arrowStart/);
+    expect(validateShapeRecord({ ...VALID.line, arrowEnd: null })).toMatch(/line\.arrowEnd/);
+    // arrows belong to lines and connectors, elbows to connectors, labels to shapes
+    expect(validateShapeRecord({ ...VALID.pen, arrowEnd: true })).toMatch(/pen: unknown field "arrowEnd"/);
+    expect(validateShapeRecord({ ...VALID.line, elbow: true })).toMatch(/line: unknown field "elbow"/);
+    expect(validateShapeRecord({ ...VALID.image, text: 'x' })).toMatch(/image: unknown field "text"/);
+    const long = 'x'.repeat(SHAPE_LIMITS.maxText + 1);
+    expect(validateShapeRecord({ ...VALID.shape, text: long })).toMatch(/shape\.text: must be at most/);
+    expect(validateShapeRecord({ ...VALID.shape, text: { textLength: long.length } })).toMatch(/shape\.text/);
+    expect(validateShapeRecord({ ...VALID.shape, text: 5 })).toMatch(/shape\.text: must be a string/);
   });
 
   it('is cheap: a pen stroke of 160 points validates in a few microseconds', () => {

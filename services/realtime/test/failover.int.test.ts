@@ -199,6 +199,29 @@ describe('two realtime nodes', () => {
     o.conn.close();
   }, 30_000);
 
+  it('B1: a rename and a settings change reach every connected client within 1 s (BOARD_INFO)', async () => {
+    const board = await createBoard(1);
+    const owner = new TestClient(1);
+    const student = new TestClient(43);
+    const o = await joinBoard(board, owner);
+    const st = await joinBoard(board, student);
+    expect(student.welcome).toMatchObject({ title: 'rt test', background: 'empty', deleteOwnOnly: false });
+    const t0 = Date.now();
+    await bus.request('boards', 'board.update', { boardId: board, title: 'Fractions' }, { userId: 1 });
+    await until(() => student.board?.title === 'Fractions', 5000, 'the new title');
+    expect(Date.now() - t0).toBeLessThan(1000);
+    const t1 = Date.now();
+    await bus.request('boards', 'board.update', { boardId: board, background: 'dotGrid' }, { userId: 1 });
+    await until(() => student.board?.background === 'dotGrid', 5000, 'the new background');
+    expect(Date.now() - t1).toBeLessThan(1000);
+    for (const c of [owner, student])
+      expect(c.board).toEqual({ title: 'Fractions', background: 'dotGrid', deleteOwnOnly: false });
+    // nobody was disconnected by it
+    expect(st.conn.ws.readyState).toBe(st.conn.ws.OPEN);
+    o.conn.close();
+    st.conn.close();
+  }, 30_000);
+
   it('A1/R3 through the gateway: a logged-in user opens its board via /rt/boards/<id> and draws', async () => {
     const { browser, id } = await signUp(stack.gatewayUrl, 'Ann');
     const created = await browser.post('/api/boards', {});

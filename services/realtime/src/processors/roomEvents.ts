@@ -3,7 +3,8 @@
  * own durable consumer (`realtime-rooms-<node id>`) because the room lives on one node only.
  * Permission changes and trash re-check every peer of the local room with the boards service:
  * no access → 4403 (4410 when trashed), another role → 4412 (the client rejoins with its new
- * role). Settings update the room's deleteOwnOnly; a purge closes the room (4410). An owner's
+ * role). Settings (background, deleteOwnOnly) and renames update the room's board info, which
+ * every peer gets at once (BOARD_INFO, SPEC B1); a purge closes the room (4410). An owner's
  * plan change (auth.user.plan_changed.v1) re-checks every peer of that owner's local rooms with a
  * fresh plan: guests lose or gain access, editors become viewers when the board turns read-only
  * by plan limits, and back (SPEC A8).
@@ -33,6 +34,7 @@ export class RoomEventsProcessor extends EventProcessor {
     'boards.board.permissions_changed.v1',
     'boards.board.trashed.v1',
     'boards.board.settings_changed.v1',
+    'boards.board.renamed.v1',
     'boards.board.purged.v1',
     'auth.user.plan_changed.v1',
   ];
@@ -63,8 +65,11 @@ export class RoomEventsProcessor extends EventProcessor {
     const room = this.rooms.room(boardId);
     if (!room) return;
     if (event.type === 'boards.board.settings_changed.v1') {
-      room.deleteOwnOnly = EVENT_SCHEMAS['boards.board.settings_changed.v1'].parse(event.data).deleteOwnOnly;
-      return;
+      const { background, deleteOwnOnly } = EVENT_SCHEMAS['boards.board.settings_changed.v1'].parse(event.data);
+      return room.updateBoardInfo({ background, deleteOwnOnly });
+    }
+    if (event.type === 'boards.board.renamed.v1') {
+      return room.updateBoardInfo({ title: EVENT_SCHEMAS['boards.board.renamed.v1'].parse(event.data).title });
     }
     await this.recheck(room, { trashed: event.type === 'boards.board.trashed.v1' });
   }

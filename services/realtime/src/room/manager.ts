@@ -6,6 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Logger, Pool } from '@wb/platform';
 import { RT_CLOSE, RT_TICK_MS } from '@wb/proto';
+import type { BoardInfo } from '@wb/proto';
 import { loadBoardHandle, PgRoomJournal, SNAPSHOT_EVERY_CHANGES } from '../commands/boardStore';
 import { claimBoard } from '../repositories/journal';
 import type { NodeRegistry } from '../sharding/registry';
@@ -55,6 +56,11 @@ export interface ManagerOptions {
   /** evict a room this long after its last peer left; default 30 000 */
   idleMs?: number;
   metrics?: RoomMetrics;
+}
+
+/** The board facts a room needs, from the access check of the join that opens it. */
+export interface RoomBoard extends BoardInfo {
+  ownerId: number;
 }
 
 export type OpenResult = { kind: 'open'; room: OpenRoom } | { kind: 'elsewhere'; nodeId: string };
@@ -122,10 +128,15 @@ export class RoomManager {
   }
 
   /** Open (or find) the room of a board on this node, or say which node owns it. */
-  open(boardId: string, board: { ownerId: number; deleteOwnOnly: boolean }): Promise<OpenResult> {
+  open(boardId: string, board: RoomBoard): Promise<OpenResult> {
     const existing = this.rooms.get(boardId);
     if (existing) {
-      existing.room.deleteOwnOnly = board.deleteOwnOnly;
+      // B1: a join's access check may be fresher than the room (an event still on its way)
+      existing.room.updateBoardInfo({
+        title: board.title,
+        background: board.background,
+        deleteOwnOnly: board.deleteOwnOnly,
+      });
       return Promise.resolve({ kind: 'open', room: existing });
     }
     if (this.stopping) return Promise.reject(new Error('node is stopping'));
@@ -138,7 +149,7 @@ export class RoomManager {
     return p;
   }
 
-  private async load(boardId: string, board: { ownerId: number; deleteOwnOnly: boolean }): Promise<OpenResult> {
+  private async load(boardId: string, board: RoomBoard): Promise<OpenResult> {
     const { registry, pool, log } = this.opts;
     // what opening took before the load (lease in Redis, claim in PostgreSQL), for the log line
     const t0 = performance.now();
@@ -172,6 +183,8 @@ export class RoomManager {
       boardId,
       ownerId: board.ownerId,
       deleteOwnOnly: board.deleteOwnOnly,
+      title: board.title,
+      background: board.background,
       handle: loaded.handle,
       journal,
       clock: this.opts.clock,

@@ -8,11 +8,24 @@ import {
   RT_LIMITS,
   splitFrame,
 } from '@wb/proto';
+import type { BoardBackground } from '@wb/proto';
 import { A } from '../doc/automerge';
 import { Room } from './room';
 import type { PeerIdentity } from './room';
 import { FakeClock, FakeSocket, freshBoardHandle, MemoryJournal, silentLogger } from '../testing/fakes';
 import { addShape, deleteShape, penStroke, TestClient } from '../testing/client';
+
+/** a sticky note record as the web writes it (its text is collaborative) */
+const stickyRecord = (creator: number): Record<string, unknown> => ({
+  kind: new A.ImmutableString('sticky'),
+  creator,
+  z: new A.ImmutableString('a1'),
+  x: 0,
+  y: 0,
+  w: 200,
+  h: 200,
+  color: 0xffee88,
+});
 
 const editor = (userId: number): PeerIdentity => ({
   userId,
@@ -22,13 +35,15 @@ const editor = (userId: number): PeerIdentity => ({
   readOnlyReason: null,
 });
 
-function setup(opts: { deleteOwnOnly?: boolean } = {}) {
+function setup(opts: { deleteOwnOnly?: boolean; title?: string; background?: BoardBackground } = {}) {
   const journal = new MemoryJournal();
   const clock = new FakeClock();
   const room = new Room({
     boardId: 'b1',
     ownerId: 1,
     deleteOwnOnly: opts.deleteOwnOnly ?? false,
+    title: opts.title,
+    background: opts.background,
     handle: freshBoardHandle(),
     journal,
     clock,
@@ -415,5 +430,134 @@ describe('Room', () => {
     expect(sa.closedWith?.code).toBe(RT_CLOSE.TOO_LARGE);
     room.receive(pb, encodeListFrame(MSG.CHANGES, [new Uint8Array(RT_LIMITS.maxChangeBytes + 1)]));
     expect(sb.closedWith?.code).toBe(RT_CLOSE.TOO_LARGE);
+  });
+  it('B1: WELCOME carries the title and background; a change reaches every peer at once as BOARD_INFO', async () => {
+    const { room, connect, settle, journal } = setup({ title: 'Algebra', background: 'graphGrid' });
+    const a = new TestClient(30);
+    const v = new TestClient(31);
+    connect(a, editor(30));
+    connect(v, { ...editor(31), access: 'view' });
+    await settle();
+    expect(a.welcome).toMatchObject({ title: 'Algebra', background: 'graphGrid', deleteOwnOnly: false });
+    expect(v.board).toEqual({ title: 'Algebra', background: 'graphGrid', deleteOwnOnly: false });
+
+    room.updateBoardInfo({ title: 'Algebra 7b' });
+    room.updateBoardInfo({ background: 'dotGrid', deleteOwnOnly: true });
+    for (const c of [a, v]) {
+      expect(c.boardInfos).toEqual([
+        { title: 'Algebra 7b', background: 'graphGrid', deleteOwnOnly: false },
+        { title: 'Algebra 7b', background: 'dotGrid', deleteOwnOnly: true },
+      ]);
+    }
+    // nothing changed: nothing sent
+    room.updateBoardInfo({ title: 'Algebra 7b', deleteOwnOnly: true });
+    expect(a.boardInfos).toHaveLength(2);
+    // the new deleteOwnOnly applies at once (D6) and a later joiner is welcomed with the new info
+    expect(room.deleteOwnOnly).toBe(true);
+    const late = new TestClient(32);
+    connect(late, editor(32));
+    await settle();
+    expect(late.welcome).toMatchObject({ title: 'Algebra 7b', background: 'dotGrid', deleteOwnOnly: true });
+    a.edit((d) => addShape(d, 'mine', penStroke('mine', 30, [1, 1])));
+    await settle();
+    late.edit((d) => deleteShape(d, 'mine'));
+    await settle();
+    expect(late.errors.map((x) => x.code)).toEqual(['delete_own_only']);
+    expect(journal.entries).toHaveLength(1);
+  });
+
+  it('E1/E5: a viewer’s laser pointer reaches an editor, latest per peer per tick', async () => {
+    const { room, connect, settle } = setup();
+    const v = new TestClient(33);
+    const e = new TestClient(34);
+    const { peer: pv } = connect(v, { ...editor(33), access: 'view' });
+    const { peer: pe } = connect(e, editor(34));
+    await settle();
+    e.ephemeral = [];
+    v.ephemeral = [];
+    for (let i = 0; i < 3; i++) v.sendEphemeral(EPHEMERAL_KIND.LASER, Uint8Array.of(i, 0, 0, 0, 0, 0, 0, 0));
+    room.tick();
+    expect(e.ephemeral.filter((x) => x.peerId === pv.id).map((x) => [x.kind, x.data[0]])).toEqual([
+      [EPHEMERAL_KIND.LASER, 2],
+    ]);
+    // an editor's laser reaches the viewer the same way
+    e.sendEphemeral(EPHEMERAL_KIND.LASER, Uint8Array.of(9, 0, 0, 0, 0, 0, 0, 0));
+    room.tick();
+    expect(v.ephemeral.filter((x) => x.peerId === pe.id).map((x) => [x.kind, x.data[0]])).toEqual([
+      [EPHEMERAL_KIND.LASER, 9],
+    ]);
+    // the next tick carries nothing more (state kinds are sent once per change)
+    e.ephemeral = [];
+    room.tick();
+    expect(e.ephemeral).toEqual([]);
+  });
+
+  it('L4: a change over the operation limits is refused (change_too_big) before it is applied, forwarded or journaled', async () => {
+    const { room, connect, settle, journal } = setup();
+    const a = new TestClient(35);
+    const b = new TestClient(36);
+    connect(a, editor(35));
+    connect(b, editor(36));
+    await settle();
+    const n = RT_LIMITS.maxChangeOverwrites / 2 + 1;
+    const ids = Array.from({ length: 3 * n }, (_, i) => `m${i}`);
+    // 3·n new strokes in one change (~8 operations each, none replaces a value): fine
+    a.edit((d) => {
+      for (const id of ids) addShape(d, id, penStroke(id, 35, [1, 1, 2, 2]));
+    });
+    await settle();
+    expect(a.errors).toEqual([]);
+    expect(b.shapeIds()).toHaveLength(ids.length);
+    const heads = room.handle.getHeads();
+    const journaled = journal.entries.length;
+    // moving n of them is 2·n overwrites (x and y): one move over the limit
+    const move = (d: Parameters<Parameters<TestClient['edit']>[0]>[0], some: string[]) => {
+      for (const id of some) {
+        const s = d.shapes[bucketOf(id)][id];
+        s.x += 5;
+        s.y += 5;
+      }
+    };
+    const refused = a.edit((d) => move(d, ids.slice(0, n)));
+    await settle();
+    expect(a.errors).toEqual([
+      {
+        code: 'change_too_big',
+        message: expect.stringMatching(
+          new RegExp(`at most ${RT_LIMITS.maxChangeOverwrites} existing values, this one ${2 * n}: split the edit`),
+        ),
+        hashes: [refused],
+      },
+    ]);
+    expect(room.handle.getHeads()).toEqual(heads);
+    expect(journal.entries).toHaveLength(journaled);
+    expect(b.errors).toEqual([]);
+    expect(b.doc.shapes[bucketOf(ids[0]!)][ids[0]!].x).toBe(0);
+
+    // a client that splits the edit (≤ maxChangeOverwrites / 2 moves per change) gets all of it through
+    const c = new TestClient(35);
+    connect(c, editor(35));
+    await settle();
+    c.edit((d) => move(d, ids.slice(0, n - 1)));
+    c.edit((d) => move(d, ids.slice(n - 1, n)));
+    await settle();
+    expect(c.errors).toEqual([]);
+    expect(b.doc.shapes[bucketOf(ids[n - 1]!)][ids[n - 1]!].x).toBe(5);
+
+    // text is cheap: a 3,000-character label and cutting 2,000 of its characters pass; more
+    // operations than maxChangeOps in one change do not
+    c.edit((d) => {
+      addShape(d, 'st', { ...stickyRecord(35), text: 'x'.repeat(3000) });
+    });
+    c.edit((d) => A.splice(d.shapes[bucketOf('st')].st, ['text'], 0, 2000));
+    await settle();
+    expect(c.errors).toEqual([]);
+    expect(b.doc.shapes[bucketOf('st')].st.text).toHaveLength(1000);
+    const huge = c.edit((d) => addShape(d, 'st2', { ...stickyRecord(35), text: 'y'.repeat(RT_LIMITS.maxChangeOps) }));
+    await settle();
+    expect(c.errors).toEqual([
+      { code: 'change_too_big', message: expect.stringMatching(/at most 10000 operations/), hashes: [huge] },
+    ]);
+    expect(b.shapeIds()).not.toContain('st2');
   });
 });

@@ -23,7 +23,16 @@ import {
   splitFrame,
   visibilitySchema,
 } from '@wb/proto';
-import type { BoardAccess, EphemeralItem, PresenceEntry, READ_ONLY_REASONS, RtError, Welcome } from '@wb/proto';
+import type {
+  BoardAccess,
+  BoardBackground,
+  BoardInfo,
+  EphemeralItem,
+  PresenceEntry,
+  READ_ONLY_REASONS,
+  RtError,
+  Welcome,
+} from '@wb/proto';
 import type { Logger } from '@wb/platform';
 import { A, decodeChange, decodeSyncMessage, expandSyncChanges, layoutOf, newSyncState } from '../doc/automerge';
 import type { DocLayout, Handle, RawSyncState } from '../doc/automerge';
@@ -72,6 +81,9 @@ export interface RoomOptions {
   boardId: string;
   ownerId: number;
   deleteOwnOnly: boolean;
+  /** shown by every peer (B1); default '' and 'empty' (tests, benches) */
+  title?: string;
+  background?: BoardBackground;
   handle: Handle;
   journal: RoomJournal;
   clock: Clock;
@@ -101,7 +113,11 @@ const COLORS = [
 /** S6: a catch-up document this many changes behind is saved again for the next fresh peer */
 const CATCH_UP_MAX_BEHIND = 200;
 const MAX_STROKE_DELTAS_PER_TICK = 16;
-/** E5: ephemeral kinds only a peer that may edit can mean (cursors and viewports are anyone's) */
+/**
+ * E5: ephemeral kinds only a peer that may edit can mean. Cursors, viewports and the laser
+ * pointer are anyone's (a viewing student points at something too): like every kind but STROKE
+ * they are state kinds, the latest per peer per tick wins (E1).
+ */
 const EDITOR_ONLY_EPHEMERALS: ReadonlySet<number> = new Set([EPHEMERAL_KIND.STROKE, EPHEMERAL_KIND.SELECTION]);
 /** S7: a sync message unanswered this long is followed by a new one anyway */
 const SYNC_REPLY_WAIT_MS = 1000;
@@ -149,7 +165,7 @@ export class Peer {
 export class Room {
   readonly boardId: string;
   readonly ownerId: number;
-  deleteOwnOnly: boolean;
+  private info: BoardInfo;
   readonly handle: Handle;
   private readonly layout: DocLayout;
   private readonly peers = new Map<number, Peer>();
@@ -174,7 +190,7 @@ export class Room {
   constructor(private readonly opts: RoomOptions) {
     this.boardId = opts.boardId;
     this.ownerId = opts.ownerId;
-    this.deleteOwnOnly = opts.deleteOwnOnly;
+    this.info = { title: opts.title ?? '', background: opts.background ?? 'empty', deleteOwnOnly: opts.deleteOwnOnly };
     this.handle = opts.handle;
     const layout = layoutOf(opts.handle);
     if (!layout) throw new Error(`board ${opts.boardId}: document has no bucketed shapes map`);
@@ -185,6 +201,29 @@ export class Room {
 
   get size(): number {
     return this.peers.size;
+  }
+  get deleteOwnOnly(): boolean {
+    return this.info.deleteOwnOnly;
+  }
+  get boardInfo(): BoardInfo {
+    return { ...this.info };
+  }
+  /**
+   * B1: the board's title, background or deleteOwnOnly changed (boards events, or a fresher
+   * access-check reply at a join): every peer gets the whole info at once, so nobody keeps
+   * showing an old title or background until they rejoin. Nothing is sent when nothing changed.
+   */
+  updateBoardInfo(patch: Partial<BoardInfo>): void {
+    const next: BoardInfo = { ...this.info };
+    for (const k of ['title', 'background', 'deleteOwnOnly'] as const) {
+      if (patch[k] !== undefined) (next as Record<typeof k, unknown>)[k] = patch[k];
+    }
+    const prev = this.info;
+    if (next.title === prev.title && next.background === prev.background && next.deleteOwnOnly === prev.deleteOwnOnly)
+      return;
+    this.info = next;
+    const frame = encodeJsonFrame(MSG.BOARD_INFO, next);
+    for (const p of this.peers.values()) p.socket.send(frame);
   }
   get pendingPersist(): number {
     return this.persistQueue.length + (this.persisting ? 1 : 0);
@@ -213,10 +252,12 @@ export class Room {
       protocol: REALTIME_PROTOCOL_VERSION,
       peerId: id,
       boardId: this.boardId,
+      title: this.info.title,
+      background: this.info.background,
       access: identity.access,
       role,
       readOnlyReason: identity.readOnlyReason,
-      deleteOwnOnly: this.deleteOwnOnly,
+      deleteOwnOnly: this.info.deleteOwnOnly,
       ownerId: this.ownerId,
       presence: this.presence(),
     };
@@ -346,6 +387,16 @@ export class Room {
       if (bytes.length > RT_LIMITS.maxChangeBytes) throw new TooLarge('change too large');
       return { bytes, change: decodeChange(bytes) };
     });
+    // L4: refused before anything is read or applied (Automerge's apply of many overwrites on a
+    // big board stalls the node for seconds); the author splits the edit into several changes
+    for (const { change } of remaining) {
+      const tooBig = changeTooBig(change);
+      if (tooBig && !this.handle.getChangeByHash(change.hash)) {
+        this.opts.metrics?.changeRefused('change_too_big');
+        this.sendError(peer, { code: 'change_too_big', message: tooBig, hashes: [change.hash] });
+        return 'refused';
+      }
+    }
     while (remaining.length > 0) {
       const later: typeof remaining = [];
       for (const item of remaining) {
@@ -566,3 +617,20 @@ export class Room {
 }
 
 class TooLarge extends Error {}
+
+/**
+ * L4: why a decoded change is over the operation limits, or null. Overwrites are map operations
+ * with a predecessor (a field of an existing shape written or deleted, a shape deleted); text
+ * operations address list elements (no `key`) and are cheap to apply, like new objects.
+ */
+export function changeTooBig(change: { ops: readonly { key?: unknown; pred?: readonly unknown[] }[] }): string | null {
+  const { maxChangeOps, maxChangeOverwrites } = RT_LIMITS;
+  if (change.ops.length > maxChangeOps)
+    return `a change may hold at most ${maxChangeOps} operations, this one has ${change.ops.length}: split the edit`;
+  let overwrites = 0;
+  for (const op of change.ops)
+    if (typeof op.key === 'string' && op.pred !== undefined && op.pred.length > 0) overwrites++;
+  return overwrites > maxChangeOverwrites
+    ? `a change may change or delete at most ${maxChangeOverwrites} existing values, this one ${overwrites}: split the edit`
+    : null;
+}

@@ -222,6 +222,8 @@ export async function startWsServer(opts: WsServerOptions): Promise<RunningWsSer
       const opened = await manager.open(boardId, {
         ownerId: reply.board.ownerId,
         deleteOwnOnly: reply.board.deleteOwnOnly,
+        title: reply.board.title,
+        background: reply.board.background,
       });
       if (opened.kind === 'elsewhere') {
         // R3: not the owner: the gateway/client reconnects (the gateway reads the owner from Redis)

@@ -5,6 +5,7 @@
  * Transport-agnostic: `attach(send)` on (re)connect, `receive(frame)` for each server frame.
  */
 import {
+  boardInfoSchema,
   bucketOf,
   packPoints,
   decodeEphemeralBatch,
@@ -22,7 +23,7 @@ import {
   splitFrame,
   welcomeSchema,
 } from '@wb/proto';
-import type { EphemeralItem, EphemeralKind, PresenceEntry, RtError, Welcome } from '@wb/proto';
+import type { BoardInfo, EphemeralItem, EphemeralKind, PresenceEntry, RtError, Welcome } from '@wb/proto';
 import { A } from '../doc/automerge';
 import type { Doc } from '../doc/automerge';
 
@@ -36,6 +37,10 @@ export class TestClient {
   inSync = false;
   welcome: Welcome | null = null;
   presence: PresenceEntry[] = [];
+  /** the board's title, background and deleteOwnOnly: from WELCOME, then BOARD_INFO (B1) */
+  board: BoardInfo | null = null;
+  /** every BOARD_INFO received */
+  boardInfos: BoardInfo[] = [];
   errors: RtError[] = [];
   ephemeral: EphemeralItem[] = [];
   /** hashes of own changes not yet acknowledged as saved */
@@ -77,6 +82,15 @@ export class TestClient {
       case MSG.WELCOME:
         this.welcome = decodeJson(payload, welcomeSchema);
         this.presence = this.welcome.presence;
+        this.board = {
+          title: this.welcome.title,
+          background: this.welcome.background,
+          deleteOwnOnly: this.welcome.deleteOwnOnly,
+        };
+        return;
+      case MSG.BOARD_INFO:
+        this.board = decodeJson(payload, boardInfoSchema);
+        this.boardInfos.push(this.board);
         return;
       case MSG.DOC:
         // S6: only ever sent before the first SYNC of a connection that said it had nothing

@@ -31,6 +31,7 @@ import * as arrange from './editor/arrange';
 import { BoardClipboard } from './editor/clipboard';
 import { followBindings } from './editor/bindings';
 import { snapPoint } from './editor/snapping';
+import { fitsOneChange, recordChange, replay, writesCost, type ShapeWrites } from './editor/splitChange';
 import { UndoManager } from './editor/undo';
 import { keyAbove } from './fractionalIndex';
 import { cssColor } from './geometry';
@@ -98,6 +99,7 @@ export class BoardView implements ToolHost, EditorApi {
   private spaceDown = false;
   private altDown = false;
   private lastPointer: Point = { x: 0, y: 0 };
+  private lastPress: { t: number; sx: number; sy: number; clicks: number } | null = null;
   private inertia = 0;
   private laserAnimation = 0;
   private currentStyle: ToolStyle;
@@ -204,7 +206,6 @@ export class BoardView implements ToolHost, EditorApi {
     on(el, 'pointerleave', () => {
       if (this.tool.id === 'laser' && this.gesture.toolPointer === null) this.client.outbox.setLaser(null);
     });
-    on(el, 'dblclick', (e) => this.onDoubleClick(e));
     on(el, 'wheel', (e) => this.onWheel(e), { passive: false });
     on(el, 'contextmenu', (e) => e.preventDefault());
     on(window, 'keydown', (e) => this.onKeyDown(e));
@@ -333,8 +334,10 @@ export class BoardView implements ToolHost, EditorApi {
     this.opts.notify(kind, code, values);
   }
   mayDelete(shape: ShapeRecord): boolean {
-    const w = this.client.getSnapshot().welcome;
-    if (!w?.deleteOwnOnly || w.role === 'owner') return true;
+    const snap = this.client.getSnapshot();
+    // the board's setting as it is now (BOARD_INFO), not as it was when I joined
+    const deleteOwnOnly = snap.board?.deleteOwnOnly ?? snap.welcome?.deleteOwnOnly;
+    if (!deleteOwnOnly || snap.welcome?.role === 'owner') return true;
     return this.userId !== 0 && shape.creator === this.userId;
   }
 
@@ -376,25 +379,36 @@ export class BoardView implements ToolHost, EditorApi {
 
   private change(fn: (d: BoardDoc) => void, recordUndo: boolean): boolean {
     const before = this.client.doc;
-    let touched: ReadonlySet<string> = new Set();
-    const off = this.client.onDoc((u) => {
-      if (!u.all) touched = u.ids;
-    });
-    let hash: string | null;
+    const whole = (d: BoardDoc) => {
+      fn(d);
+      followBindings(
+        d,
+        this.scene.boundShapeIds(),
+        (id) => readShape(id, d.shapes?.[bucketOf(id)]?.[id]),
+        (id) => this.scene.connectorsOf(id),
+      );
+    };
+    // recorded first, so a big edit can go out as several changes within the node's limits (L4)
+    let writes: ShapeWrites[] | null;
     try {
-      hash = this.client.change((d) => {
-        fn(d);
-        followBindings(
-          d,
-          this.scene.boundShapeIds(),
-          (id) => readShape(id, d.shapes?.[bucketOf(id)]?.[id]),
-          (id) => this.scene.connectorsOf(id),
-        );
-      });
+      writes = recordChange(before, whole);
+    } catch {
+      writes = null; // e.g. collaborative text edited per character: one direct change
+    }
+    if (writes && !writes.length) return false;
+    const touched = new Set<string>();
+    const off = this.client.onDoc((u) => {
+      if (!u.all) for (const id of u.ids) touched.add(id);
+    });
+    let ok: boolean;
+    try {
+      if (!writes) ok = this.client.change(whole) !== null;
+      else if (fitsOneChange(writes)) ok = this.client.change((d) => replay(d, writes)) !== null;
+      else ok = this.client.changeInParts(writes, writesCost, (d, w) => replay(d, [w])).length > 0;
     } finally {
       off();
     }
-    if (hash === null) return false;
+    if (!ok) return false;
     if (recordUndo) {
       const b = new Map<string, ShapeRecord | null>();
       const a = new Map<string, ShapeRecord | null>();
@@ -776,14 +790,24 @@ export class BoardView implements ToolHost, EditorApi {
       // mice report 0.5 while a button is down: only pens and touch carry real pressure
       pressure: type === 'pen' && e.pressure > 0 ? e.pressure : 0.5,
       pointerType: type,
-      clicks: e.detail,
+      clicks: 1,
     };
+  }
+
+  /** pointer events carry no click count (detail is 0): count presses close in time and place */
+  private countClicks(p: ToolPointer): number {
+    const now = performance.now();
+    const last = this.lastPress;
+    const clicks = last && now - last.t < 500 && Math.hypot(p.sx - last.sx, p.sy - last.sy) < 6 ? last.clicks + 1 : 1;
+    this.lastPress = { t: now, sx: p.sx, sy: p.sy, clicks };
+    return clicks;
   }
 
   private onDown(e: PointerEvent): void {
     this.overlayCanvas.focus({ preventScroll: true });
     cancelAnimationFrame(this.inertia);
     const p = this.pointer(e);
+    p.clicks = this.countClicks(p);
     const g = this.gesture;
     g.pointers.set(e.pointerId, { sx: p.sx, sy: p.sy, type: e.pointerType });
     this.overlayCanvas.setPointerCapture?.(e.pointerId);
@@ -887,14 +911,6 @@ export class BoardView implements ToolHost, EditorApi {
       g.pan = null;
       g.pinch = null;
     }
-  }
-
-  private onDoubleClick(e: MouseEvent): void {
-    if (this.tool.id !== 'select' || !this.canEdit()) return;
-    const r = this.overlayCanvas.getBoundingClientRect();
-    const p = toWorld(this.renderer.camera, e.clientX - r.left, e.clientY - r.top);
-    const hit = this.scene.hitTest(p, 6 / this.zoom());
-    if (hit) this.editText(hit.shape.id);
   }
 
   /** inertial panning: keep the last drag velocity and let it decay (~350 ms) */

@@ -10,9 +10,9 @@
  */
 import { readFileSync } from 'node:fs';
 import * as A from '@automerge/automerge/slim';
-import { bucketOf, RT_CLOSE, SHAPE_STYLE_DEFAULTS, validateShapeRecord } from '@wb/proto';
+import { bucketOf, RT_CLOSE, RT_LIMITS, SHAPE_STYLE_DEFAULTS, validateShapeRecord } from '@wb/proto';
 import type { PenShape, RtError } from '@wb/proto';
-import { BoardClient, backoffDelay, closeAction } from './boardClient';
+import { BoardClient, backoffDelay, changeCost, closeAction, partsWithinLimits } from './boardClient';
 import { allShapes, getShape, newShapeId, putShape, removeShape } from './boardDoc';
 import type { BoardDoc } from './boardDoc';
 import { decodeBoardInfo } from './messages';
@@ -416,5 +416,65 @@ describe('live board info (B1)', () => {
     );
     expect(() => decodeBoardInfo(frame({ title: 1, background: 'lines', deleteOwnOnly: false }))).toThrow();
     expect(() => decodeBoardInfo(frame({ title: 'T', background: 'lines' }))).toThrow(/deleteOwnOnly/);
+  });
+});
+
+describe('big edits (L4)', () => {
+  it('changeInParts splits an action into changes within the node’s limits; one big change is refused', async () => {
+    const server = new MemoryServer();
+    const a = joined(server, 1).client;
+    const b = joined(server, 2).client;
+    await settle();
+    const ids = Array.from({ length: 60 }, (_, i) => `m${i}`);
+    // 60 new strokes in one change: ~10 operations each, no overwrites: one change is fine
+    const made = a.change((d) => {
+      for (const id of ids) putShape(d, pen(id, 1));
+    });
+    expect(changeCost(a.pending.get(made!)!)).toMatchObject({ overwrites: 0 });
+    await settle();
+    expect(server.shapeIds()).toHaveLength(60);
+
+    const move = (d: BoardDoc, id: string) => {
+      const s = d.shapes![bucketOf(id)]![id]! as { x: number; y: number };
+      s.x += 10;
+      s.y += 10;
+    };
+    const hashes = a.changeInParts(ids, () => ({ ops: 2, overwrites: 2 }), move);
+    const per = RT_LIMITS.maxChangeOverwrites / 2;
+    expect(hashes).toHaveLength(Math.ceil(ids.length / per));
+    for (const h of hashes) {
+      const cost = changeCost(a.pending.get(h)!);
+      expect(cost.overwrites).toBeLessThanOrEqual(RT_LIMITS.maxChangeOverwrites);
+      expect(cost.ops).toBeLessThanOrEqual(RT_LIMITS.maxChangeOps);
+    }
+    await settle();
+    expect(getShape(b.doc, 'm59')?.x).toBe(15);
+
+    // the same move as one change is over the limit: change_too_big
+    const errors: RtError[] = [];
+    a.onError((e) => errors.push(e));
+    const big = a.change((d) => {
+      for (const id of ids) move(d, id);
+    });
+    expect(changeCost(a.pending.get(big!)!).overwrites).toBe(120);
+    await settle();
+    expect(errors.map((e) => [e.code, e.hashes])).toEqual([['change_too_big', [big]]]);
+    expect(getShape(b.doc, 'm0')?.x).toBe(15);
+  });
+
+  it('partsWithinLimits groups by both limits; an item over them gets a part of its own', () => {
+    const { maxChangeOps, maxChangeOverwrites } = RT_LIMITS;
+    expect(partsWithinLimits([1, 2, 3], () => ({ ops: 1, overwrites: 0 }))).toEqual([[1, 2, 3]]);
+    const heavy = partsWithinLimits([1, 2, 3], () => ({ ops: maxChangeOps / 2, overwrites: 0 }));
+    expect(heavy).toEqual([[1, 2], [3]]);
+    const moves = partsWithinLimits(
+      Array.from({ length: maxChangeOverwrites + 1 }, (_, i) => i),
+      () => ({ ops: 1, overwrites: 1 }),
+    );
+    expect(moves.map((p) => p.length)).toEqual([maxChangeOverwrites, 1]);
+    expect(
+      partsWithinLimits(['huge', 'x'], (i) => ({ ops: i === 'huge' ? maxChangeOps + 1 : 1, overwrites: 0 })),
+    ).toEqual([['huge'], ['x']]);
+    expect(partsWithinLimits([], () => ({ ops: 1, overwrites: 1 }))).toEqual([]);
   });
 });

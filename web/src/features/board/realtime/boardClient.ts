@@ -98,6 +98,25 @@ export interface BoardSnapshot {
 
 export type DocUpdate = { all: true } | { all: false; ids: ReadonlySet<string> };
 
+/**
+ * What one change costs under SPEC L4, counted as the node counts it: every operation
+ * (`RT_LIMITS.maxChangeOps`), and the overwrites among them, i.e. operations on a map key that
+ * replace or remove a value (`RT_LIMITS.maxChangeOverwrites`): a field of an existing shape
+ * written or deleted (a move is 2: x and y), a shape deleted or replaced. Text characters
+ * inserted or deleted and the fields of new shapes are operations but not overwrites.
+ */
+export interface ChangeCost {
+  ops: number;
+  overwrites: number;
+}
+/** The L4 cost of committed change bytes (what the node will count). */
+export function changeCost(change: Uint8Array): ChangeCost {
+  const ops = A.decodeChange(change).ops as unknown as { key?: unknown; pred?: readonly unknown[] }[];
+  let overwrites = 0;
+  for (const op of ops) if (typeof op.key === 'string' && op.pred !== undefined && op.pred.length > 0) overwrites++;
+  return { ops: ops.length, overwrites };
+}
+
 export interface BoardClientOptions {
   transport: Transport;
   /** the author's user id (0 for a guest): new shapes carry it as `creator` (SPEC D7) */
@@ -497,11 +516,58 @@ export class BoardClient {
     this.update({});
     return hash;
   }
+
+  /**
+   * One user action that may be too big for one change (SPEC L4: moving, restyling or deleting
+   * many shapes, pasting many) as several changes, each within RT_LIMITS: `fn` is applied to every
+   * item, `cost(item)` says what it writes (a move `{ops: 2, overwrites: 2}`, a delete
+   * `{ops: 1, overwrites: 1}`, a new shape `{ops: 1 + its fields + text characters, overwrites: 0}`).
+   * Returns the hashes of the changes made, in order (empty when nothing changed or the client may
+   * not edit); an undo of the action undoes all of them.
+   */
+  changeInParts<T>(items: readonly T[], cost: (item: T) => ChangeCost, fn: (d: BoardDoc, item: T) => void): string[] {
+    const hashes: string[] = [];
+    for (const part of partsWithinLimits(items, cost)) {
+      const hash = this.change((d) => {
+        for (const item of part) fn(d, item);
+      });
+      if (hash) hashes.push(hash);
+    }
+    return hashes;
+  }
 }
 
 /** same info: the snapshot keeps its object (React re-renders only on a real change) */
 function sameBoard(a: BoardInfo | null, b: BoardInfo): boolean {
   return a !== null && a.title === b.title && a.background === b.background && a.deleteOwnOnly === b.deleteOwnOnly;
+}
+
+/**
+ * L4: `items` in groups whose summed cost stays within RT_LIMITS (an item over the limits on its
+ * own gets a group of its own: the node will refuse it).
+ */
+export function partsWithinLimits<T>(items: readonly T[], cost: (item: T) => ChangeCost): T[][] {
+  const parts: T[][] = [];
+  let part: T[] = [];
+  let ops = 0;
+  let overwrites = 0;
+  for (const item of items) {
+    const c = cost(item);
+    if (
+      part.length &&
+      (ops + c.ops > RT_LIMITS.maxChangeOps || overwrites + c.overwrites > RT_LIMITS.maxChangeOverwrites)
+    ) {
+      parts.push(part);
+      part = [];
+      ops = 0;
+      overwrites = 0;
+    }
+    part.push(item);
+    ops += c.ops;
+    overwrites += c.overwrites;
+  }
+  if (part.length) parts.push(part);
+  return parts;
 }
 
 function sameHeads(a: A.Heads, b: A.Heads): boolean {

@@ -137,7 +137,7 @@ function resizeCursor(h: Exclude<Handle, 'rotate'>, rotation: number): string {
 }
 
 type Gesture =
-  | { kind: 'press'; from: Point; hitId: string; wasSelected: boolean; shift: boolean }
+  | { kind: 'press'; from: Point; hitId: string; wasSelected: boolean; shift: boolean; edit: boolean }
   | { kind: 'move'; from: Point; ids: string[]; box: Rect; dx: number; dy: number }
   | { kind: 'marquee'; from: Point; to: Point; base: string[] }
   | {
@@ -269,13 +269,8 @@ export class SelectTool implements Tool {
       return;
     }
     const id = hit.shape.id;
-    if (p.clicks >= 2 && TEXT_KINDS.has(hit.shape.kind) && !p.shift && host.canEdit()) {
-      host.setSelection([id]);
-      this.gesture = null;
-      host.editText(id);
-      host.redraw();
-      return;
-    }
+    // a double click edits the text when released in place (a quick click-then-drag still moves)
+    const edit = p.clicks >= 2 && TEXT_KINDS.has(hit.shape.kind) && !p.shift && host.canEdit();
     const group = expandGroups([id], host.scene);
     const sel = new Set(host.selection());
     const wasSelected = sel.has(id);
@@ -287,7 +282,7 @@ export class SelectTool implements Tool {
       for (const g of group) sel.add(g);
     }
     host.setSelection(sel);
-    this.gesture = { kind: 'press', from: p, hitId: id, wasSelected, shift: p.shift };
+    this.gesture = { kind: 'press', from: p, hitId: id, wasSelected, shift: p.shift, edit };
     host.redraw();
   }
 
@@ -394,6 +389,11 @@ export class SelectTool implements Tool {
     }
     switch (done.kind) {
       case 'press':
+        if (done.edit) {
+          host.setSelection([done.hitId]);
+          host.editText(done.hitId);
+          break;
+        }
         // a plain click on a member of a bigger selection selects just its group
         if (!done.shift && done.wasSelected) host.setSelection(expandGroups([done.hitId], host.scene));
         break;

@@ -3,7 +3,8 @@
  * (SPEC J2, S1–S2, S5, P2, D5/D7, E3, B1) to drive BoardClient in unit tests through a Transport:
  * the same genesis change, WELCOME → PRESENCE → SYNC, SYNCED when the peer is caught up,
  * forwarded CHANGES, SAVED acks (held back on demand), ERROR for refused changes, ephemeral
- * batches, BOARD_INFO to every peer when the board's title or settings change (`setBoardInfo`).
+ * batches, BOARD_INFO to every peer when the board's title or settings change (`setBoardInfo`),
+ * and the node's change limits (L4: change_too_big).
  */
 import * as A from '@automerge/automerge/slim';
 import {
@@ -14,12 +15,20 @@ import {
   encodeJsonFrame,
   encodeListFrame,
   MSG,
+  RT_LIMITS,
   splitFrame,
 } from '@wb/proto';
 import type { BoardInfo, PresenceEntry, RtError, Welcome } from '@wb/proto';
 import type { Connection, Transport, TransportHandlers } from '../transport';
 
 const GENESIS_ACTOR = '00000000000000000000000000000000';
+
+/** L4 as the node counts it: all operations, and those replacing or removing a map value */
+function overLimits(change: A.DecodedChange): boolean {
+  const ops = change.ops as unknown as { key?: unknown; pred?: readonly unknown[] }[];
+  const overwrites = ops.filter((op) => typeof op.key === 'string' && (op.pred?.length ?? 0) > 0).length;
+  return ops.length > RT_LIMITS.maxChangeOps || overwrites > RT_LIMITS.maxChangeOverwrites;
+}
 
 /** the server's genesis: fixed actor and time, byte-identical to services/realtime's */
 export function genesisChange(): Uint8Array {
@@ -238,7 +247,9 @@ export class MemoryServer {
   }
 
   private refused(peer: Peer, changes: A.DecodedChange[]): boolean {
-    const bad = changes.map((c) => [c, this.opts.refuse?.(c) ?? null] as const).filter(([, code]) => code);
+    const bad = changes
+      .map((c) => [c, overLimits(c) ? 'change_too_big' : (this.opts.refuse?.(c) ?? null)] as const)
+      .filter(([, code]) => code);
     if (!bad.length) return false;
     const error: RtError = { code: bad[0]![1]!, message: 'refused', hashes: bad.map(([c]) => c.hash!) };
     this.send(peer, encodeJsonFrame(MSG.ERROR, error));

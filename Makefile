@@ -5,7 +5,7 @@ TSX   := node --import tsx
 NPM_INSTALL := $(TSX) scripts/install.ts
 
 .DEFAULT_GOAL := help
-.PHONY: help up test bench bench-boards bench-web bench-dashboard bench-realtime lint format build typecheck clean infra
+.PHONY: help up test bench bench-boards bench-web bench-dashboard bench-realtime bench-editor lint format build typecheck clean infra
 
 help: ## list the targets
 	@grep -hE '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{ printf "  make %-10s %s\n", $$1, $$2 }'
@@ -48,6 +48,12 @@ bench-realtime: node_modules/.package-lock.json ## realtime nodes: classroom/sch
 	@$(NPM_INSTALL)
 	npx tsc -b
 	@$(TSX) scripts/bench/realtime.ts
+
+bench-editor: node_modules/.package-lock.json ## board editor on a 20,000-object board in Chromium: open, pan/zoom frames, hit test, marquee, undo (writes artifacts/bench/editor-perf.json)
+	@$(NPM_INSTALL)
+	npx tsc -b
+	npm run build -w @wb/web
+	@$(TSX) scripts/bench/editor-perf.ts
 
 build: node_modules/.package-lock.json ## tsc -b and the web app
 	@$(NPM_INSTALL)

@@ -208,14 +208,14 @@ describe('two realtime nodes', () => {
     expect(student.welcome).toMatchObject({ title: 'rt test', background: 'empty', deleteOwnOnly: false });
     const t0 = Date.now();
     await bus.request('boards', 'board.update', { boardId: board, title: 'Fractions' }, { userId: 1 });
-    await until(() => student.board?.title === 'Fractions', 5000, 'the new title');
+    await until(() => student.boardInfo?.title === 'Fractions', 5000, 'the new title');
     expect(Date.now() - t0).toBeLessThan(1000);
     const t1 = Date.now();
     await bus.request('boards', 'board.update', { boardId: board, background: 'dotGrid' }, { userId: 1 });
-    await until(() => student.board?.background === 'dotGrid', 5000, 'the new background');
+    await until(() => student.boardInfo?.background === 'dotGrid', 5000, 'the new background');
     expect(Date.now() - t1).toBeLessThan(1000);
     for (const c of [owner, student])
-      expect(c.board).toEqual({ title: 'Fractions', background: 'dotGrid', deleteOwnOnly: false });
+      expect(c.boardInfo).toEqual({ title: 'Fractions', background: 'dotGrid', deleteOwnOnly: false });
     // nobody was disconnected by it
     expect(st.conn.ws.readyState).toBe(st.conn.ws.OPEN);
     o.conn.close();

@@ -439,7 +439,7 @@ describe('Room', () => {
     connect(v, { ...editor(31), access: 'view' });
     await settle();
     expect(a.welcome).toMatchObject({ title: 'Algebra', background: 'graphGrid', deleteOwnOnly: false });
-    expect(v.board).toEqual({ title: 'Algebra', background: 'graphGrid', deleteOwnOnly: false });
+    expect(v.boardInfo).toEqual({ title: 'Algebra', background: 'graphGrid', deleteOwnOnly: false });
 
     room.updateBoardInfo({ title: 'Algebra 7b' });
     room.updateBoardInfo({ background: 'dotGrid', deleteOwnOnly: true });

@@ -38,7 +38,7 @@ export class TestClient {
   welcome: Welcome | null = null;
   presence: PresenceEntry[] = [];
   /** the board's title, background and deleteOwnOnly: from WELCOME, then BOARD_INFO (B1) */
-  board: BoardInfo | null = null;
+  boardInfo: BoardInfo | null = null;
   /** every BOARD_INFO received */
   boardInfos: BoardInfo[] = [];
   errors: RtError[] = [];
@@ -82,15 +82,15 @@ export class TestClient {
       case MSG.WELCOME:
         this.welcome = decodeJson(payload, welcomeSchema);
         this.presence = this.welcome.presence;
-        this.board = {
+        this.boardInfo = {
           title: this.welcome.title,
           background: this.welcome.background,
           deleteOwnOnly: this.welcome.deleteOwnOnly,
         };
         return;
       case MSG.BOARD_INFO:
-        this.board = decodeJson(payload, boardInfoSchema);
-        this.boardInfos.push(this.board);
+        this.boardInfo = decodeJson(payload, boardInfoSchema);
+        this.boardInfos.push(this.boardInfo);
         return;
       case MSG.DOC:
         // S6: only ever sent before the first SYNC of a connection that said it had nothing

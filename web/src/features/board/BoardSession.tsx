@@ -49,8 +49,8 @@ export interface BoardTestHook {
   cursors(): { peerId: number; x: number; y: number }[];
   /** the editor once mounted (benchmarks drive its camera, scene and commands) */
   editor?: BoardView;
-  /** performance.now() of SYNCED and of the first full paint after it */
-  timings(): { syncedAt: number | null; paintedAt: number | null };
+  /** performance.now() of WELCOME, SYNCED and the first full paint after SYNCED */
+  timings(): { welcomeAt: number | null; syncedAt: number | null; paintedAt: number | null };
 }
 declare global {
   interface Window {
@@ -188,7 +188,7 @@ export function BoardSession({ boardId, userId, name, guest, style, settings, pl
       remoteStrokes: () =>
         [...client.remote.strokes.values()].map((s) => ({ id: s.id, peerId: s.peerId, points: s.points.length / 2 })),
       cursors: () => [...client.remote.cursors].map(([peerId, c]) => ({ peerId, x: c.x, y: c.y })),
-      timings: () => window.__wbBoard?.editor?.timings ?? { syncedAt: null, paintedAt: null },
+      timings: () => window.__wbBoard?.editor?.timings ?? { welcomeAt: null, syncedAt: null, paintedAt: null },
     };
     return () => {
       offError();

@@ -108,7 +108,11 @@ export class BoardView implements ToolHost, EditorApi {
   private state: EditorState;
   private stateDirty = false;
   /** performance.now() of WELCOME, SYNCED and the first full paint after SYNCED (benchmarks) */
-  readonly timings: { syncedAt: number | null; paintedAt: number | null } = { syncedAt: null, paintedAt: null };
+  readonly timings: { welcomeAt: number | null; syncedAt: number | null; paintedAt: number | null } = {
+    welcomeAt: null,
+    syncedAt: null,
+    paintedAt: null,
+  };
 
   constructor(
     private readonly root: HTMLElement,
@@ -176,6 +180,7 @@ export class BoardView implements ToolHost, EditorApi {
       }),
       client.subscribe(() => {
         const snap = client.getSnapshot();
+        if (snap.welcome && this.timings.welcomeAt === null) this.timings.welcomeAt = performance.now();
         if (snap.ready && this.timings.syncedAt === null) {
           this.timings.syncedAt = performance.now();
           this.renderer.invalidate();

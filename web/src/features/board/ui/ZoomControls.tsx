@@ -1,4 +1,4 @@
-/** Zoom out / level / in, fit, 100 %, zoom to selection, and the minimap toggle (bottom right). */
+/** Zoom out / level (click: 100 %) / in, fit, zoom to selection, and the minimap toggle (bottom right). */
 import { useTranslation } from 'react-i18next';
 import { Map as MapIcon, Maximize, Minus, Plus, ScanSearch, type LucideIcon } from 'lucide-react';
 import { ICON_PROPS } from '../../../ui/icons';
@@ -27,13 +27,13 @@ export function ZoomControls({ editor, minimapOpen, onToggleMinimap }: ZoomContr
           type="button"
           className="tool"
           data-action={id}
-          aria-label={name}
+          aria-label={Icon ? name : `${t('zoom.level', { percent })}: ${name}`}
           aria-keyshortcuts={s ? ariaKeys(s.keys, mac) : undefined}
           aria-pressed={pressed}
           disabled={id === 'zoomSelection' && !editor.can(id)}
           onClick={onClick ?? (() => editor.run(id))}
         >
-          {Icon ? <Icon {...ICON_PROPS} size={18} /> : <span className="zoom-100">100 %</span>}
+          {Icon ? <Icon {...ICON_PROPS} size={18} /> : <span className="zoom-level">{percent} %</span>}
         </button>
       </Tip>
     );
@@ -41,12 +41,10 @@ export function ZoomControls({ editor, minimapOpen, onToggleMinimap }: ZoomContr
   return (
     <div className="zoom-controls" role="toolbar" aria-label={t('zoom.label')}>
       {button('zoomOut', Minus)}
-      <output className="zoom-level" aria-live="off" aria-label={t('zoom.level', { percent })}>
-        {percent} %
-      </output>
+      {/* the level is the 100 % button, as in Miro and tldraw: one number, not two */}
+      {button('zoom100', null)}
       {button('zoomIn', Plus)}
       {button('zoomFit', Maximize)}
-      {button('zoom100', null)}
       {button('zoomSelection', ScanSearch)}
       {button('toggleMinimap', MapIcon, onToggleMinimap, minimapOpen)}
     </div>

@@ -1,6 +1,7 @@
 import { useEffect, useRef, type ReactNode } from 'react';
 import { useLocation } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
+import { Icon } from './icons';
 
 export type Dock = 'bottom' | 'right';
 
@@ -31,7 +32,7 @@ export function Drawer({ title, dock, onDockChange, onClose, children }: DrawerP
           {other === 'bottom' ? t('drawer.dockBottom') : t('drawer.dockRight')}
         </button>
         <button type="button" className="icon" aria-label={t('app.close')} onClick={onClose}>
-          ×
+          <Icon name="close" />
         </button>
       </header>
       <div className="drawer-body">{children}</div>

@@ -5,6 +5,7 @@
 import { useEffect, useId, useRef, type ReactNode } from 'react';
 import { useLocation } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
+import { Icon } from './icons';
 
 const stack: symbol[] = [];
 
@@ -86,7 +87,7 @@ export function Modal({ title, onClose, children, footer, role = 'dialog', class
         <header className="modal-head">
           <h2 id={titleId}>{title}</h2>
           <button type="button" className="icon" aria-label={t('app.close')} onClick={onClose}>
-            ×
+            <Icon name="close" />
           </button>
         </header>
         <div className="modal-body">{children}</div>

@@ -2,6 +2,7 @@ import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useAppDispatch, useAppSelector } from '../app/store';
 import { dismiss, type Notification } from './toastsSlice';
+import { Icon } from './icons';
 
 /** A code is translated when the locale knows it (notices, errors), otherwise the text is shown. */
 export function useToastText(): (n: Pick<Notification, 'code' | 'message'>) => string {
@@ -32,7 +33,7 @@ function ToastItem({ toast }: { toast: Notification }) {
         aria-label={t('toast.dismiss')}
         onClick={() => dispatch(dismiss(toast.id))}
       >
-        ×
+        <Icon name="close" />
       </button>
     </div>
   );

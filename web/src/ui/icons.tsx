@@ -14,6 +14,7 @@ const ICONS = {
   trash: Trash2,
   restore: ArchiveRestore,
   purge: X,
+  close: X,
   leave: LogOut,
 } as const satisfies Record<string, LucideIcon>;
 

@@ -44,7 +44,10 @@ export interface BoardSessionProps {
 export interface BoardTestHook {
   state(): BoardSnapshot;
   /** every shape as plain values; byte fields (points, pressures) as their length */
-  shapes(): ({ id: string; kind: string; creator: number; x: number; y: number; z: string } & Record<string, unknown>)[];
+  shapes(): ({ id: string; kind: string; creator: number; x: number; y: number; z: string } & Record<
+    string,
+    unknown
+  >)[];
   remoteStrokes(): { id: string; peerId: number; points: number }[];
   cursors(): { peerId: number; x: number; y: number }[];
   /** the editor once mounted (benchmarks drive its camera, scene and commands) */

@@ -103,9 +103,12 @@ export const SHORTCUTS: readonly Shortcut[] = [
   tool('sticky', 'N'),
   tool('text', 'T'),
   tool('laser', 'K', 'view'),
-  ...[1, 2, 3, 4, 5, 6, 7, 8, 9].map(
-    (n): Shortcut => ({ target: { preset: n }, keys: String(n), group: 'tools', access: 'edit' }),
-  ),
+  ...[1, 2, 3, 4, 5, 6, 7, 8, 9].map((n): Shortcut => ({
+    target: { preset: n },
+    keys: String(n),
+    group: 'tools',
+    access: 'edit',
+  })),
   act('undo', 'Mod+Z', 'editing'),
   act('redo', 'Mod+Shift+Z', 'editing'),
   act('redo', 'Mod+Y', 'editing'),
@@ -157,7 +160,14 @@ const PHYSICAL: Record<string, string> = {
 };
 
 /** The canonical form of a key event, as in `Shortcut.keys` ("Mod+Shift+Z", "Shift+1", "?"). */
-export function keyOf(e: { key: string; code?: string; shiftKey: boolean; ctrlKey: boolean; metaKey: boolean; altKey: boolean }): string {
+export function keyOf(e: {
+  key: string;
+  code?: string;
+  shiftKey: boolean;
+  ctrlKey: boolean;
+  metaKey: boolean;
+  altKey: boolean;
+}): string {
   const parts: string[] = [];
   if (e.ctrlKey || e.metaKey) parts.push('Mod');
   if (e.altKey) parts.push('Alt');

@@ -155,6 +155,7 @@ export class BoardView implements ToolHost, EditorApi {
     this.overlayCanvas.setAttribute('aria-hidden', 'true');
     this.sceneCanvas.setAttribute('aria-hidden', 'true');
     this.cursorLayer.className = 'cursor-layer';
+    this.cursorLayer.classList.toggle('hide-names', !this.options.showParticipantNames);
     root.append(this.sceneCanvas, this.overlayCanvas, this.cursorLayer);
     this.textEditor = new TextEditor(root);
     this.renderer = new CanvasRenderer(this.scene, this.sceneCanvas, this.overlayCanvas, (g) => this.paintOverlay(g));
@@ -615,11 +616,11 @@ export class BoardView implements ToolHost, EditorApi {
       case 'nudgeDown':
         return this.nudge(action, 1);
       case 'zoomIn':
-        return this.zoomBy(1.25), true;
+        return (this.zoomBy(1.25), true);
       case 'zoomOut':
-        return this.zoomBy(0.8), true;
+        return (this.zoomBy(0.8), true);
       case 'zoomFit':
-        return this.fit(), true;
+        return (this.fit(), true);
       case 'zoom100': {
         const { width, height } = this.renderer.size;
         const c = this.renderer.camera;
@@ -724,7 +725,12 @@ export class BoardView implements ToolHost, EditorApi {
       const b = this.scene.get(id)?.bounds;
       if (!b) continue;
       r = r
-        ? { minX: Math.min(r.minX, b.minX), minY: Math.min(r.minY, b.minY), maxX: Math.max(r.maxX, b.maxX), maxY: Math.max(r.maxY, b.maxY) }
+        ? {
+            minX: Math.min(r.minX, b.minX),
+            minY: Math.min(r.minY, b.minY),
+            maxX: Math.max(r.maxX, b.maxX),
+            maxY: Math.max(r.maxY, b.maxY),
+          }
         : { ...b };
     }
     return r;
@@ -756,7 +762,14 @@ export class BoardView implements ToolHost, EditorApi {
     if (patch.fill !== undefined) fields.fill = patch.fill;
     if (patch.fillColor !== undefined) fields.fillColor = patch.fillColor;
     const ids = [...this.selected].filter((id) => !this.scene.get(id)?.shape.locked);
-    if (!ids.length || (!Object.keys(fields).length && patch.textColor === undefined && patch.stickyColor === undefined && patch.textSize === undefined && patch.textFont === undefined))
+    if (
+      !ids.length ||
+      (!Object.keys(fields).length &&
+        patch.textColor === undefined &&
+        patch.stickyColor === undefined &&
+        patch.textSize === undefined &&
+        patch.textFont === undefined)
+    )
       return;
     this.commit((d) => arrange.restyle(d, ids, fields, patch));
   }
@@ -953,7 +966,9 @@ export class BoardView implements ToolHost, EditorApi {
     if (e.ctrlKey || e.metaKey) {
       // trackpad pinch arrives as Ctrl+wheel with small deltas; a mouse notch is ~100
       const clamped = Math.max(-150, Math.min(150, dy));
-      this.setCamera(zoomAt(this.renderer.camera, e.clientX - r.left, e.clientY - r.top, Math.exp(-clamped * WHEEL_ZOOM_SPEED)));
+      this.setCamera(
+        zoomAt(this.renderer.camera, e.clientX - r.left, e.clientY - r.top, Math.exp(-clamped * WHEEL_ZOOM_SPEED)),
+      );
     } else if (e.shiftKey && dx === 0) this.setCamera(panBy(this.renderer.camera, -dy, 0));
     else this.setCamera(panBy(this.renderer.camera, -dx, -dy));
   }

@@ -289,13 +289,12 @@ export class CanvasRenderer {
   }
 
   /**
-   * Background, then the shapes from tiles at the next power-of-two zoom, drawn scaled, into a
-   * device-pixel region (null: the whole canvas). Only the part of a tile inside the region is
-   * drawn: scaling is what costs (software rasterising), so strips after a pan stay cheap.
+   * Start painting a device-pixel region (null: the whole canvas): save the context, clip to the
+   * region, clear it and draw the background there (CSS-pixel transform). The caller paints the
+   * shapes and restores the context. `r` is the region in device pixels, `css` in CSS pixels.
    */
-  private paintTiled(region: Region | null, add = false): void {
+  private beginRegion(region: Region | null): { g: CanvasRenderingContext2D; r: Region; css: Region } {
     const g = this.sceneCanvas.getContext('2d')!;
-    const c = this.camera;
     const W = this.sceneCanvas.width;
     const H = this.sceneCanvas.height;
     const r = region ?? { x: 0, y: 0, w: W, h: H };
@@ -309,7 +308,18 @@ export class CanvasRenderer {
     g.clearRect(r.x, r.y, r.w, r.h);
     g.setTransform(this.dpr, 0, 0, this.dpr, 0, 0);
     const css = { x: r.x / this.dpr, y: r.y / this.dpr, w: r.w / this.dpr, h: r.h / this.dpr };
-    drawBackground(g, this.ctx.background, this.ctx.theme, c, this.width, this.height, css);
+    drawBackground(g, this.ctx.background, this.ctx.theme, this.camera, this.width, this.height, css);
+    return { g, r, css };
+  }
+
+  /**
+   * Background, then the shapes from tiles at the next power-of-two zoom, drawn scaled, into a
+   * device-pixel region (null: the whole canvas). Only the part of a tile inside the region is
+   * drawn: scaling is what costs (software rasterising), so strips after a pan stay cheap.
+   */
+  private paintTiled(region: Region | null, add = false): void {
+    const { g, r } = this.beginRegion(region);
+    const c = this.camera;
     g.setTransform(1, 0, 0, 1, 0, 0);
     const k = c.zoom * this.dpr;
     const level = Math.ceil(Math.log2(k));
@@ -432,22 +442,8 @@ export class CanvasRenderer {
 
   /** paint background and shapes into a device-pixel region (null: the whole canvas) */
   private paintRegion(region: Region | null, add = false): void {
-    const g = this.sceneCanvas.getContext('2d')!;
+    const { g, css } = this.beginRegion(region);
     const c = this.camera;
-    const W = this.sceneCanvas.width;
-    const H = this.sceneCanvas.height;
-    const r = region ?? { x: 0, y: 0, w: W, h: H };
-    g.save();
-    g.setTransform(1, 0, 0, 1, 0, 0);
-    if (region) {
-      g.beginPath();
-      g.rect(r.x, r.y, r.w, r.h);
-      g.clip();
-    }
-    g.clearRect(r.x, r.y, r.w, r.h);
-    g.setTransform(this.dpr, 0, 0, this.dpr, 0, 0);
-    const css = { x: r.x / this.dpr, y: r.y / this.dpr, w: r.w / this.dpr, h: r.h / this.dpr };
-    drawBackground(g, this.ctx.background, this.ctx.theme, c, this.width, this.height, css);
     this.worldTransform(g);
     const world: Rect = {
       minX: c.x + css.x / c.zoom,

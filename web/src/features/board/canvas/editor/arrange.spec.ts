@@ -4,26 +4,15 @@
 /// <reference types="jest" />
 /// <reference types="node" />
 /** Arrange commands: z-order keys, lock, groups, duplicate, nudge, delete. */
-import { readFileSync } from 'node:fs';
 import * as A from '@automerge/automerge/slim';
-import { BUCKET_NAMES, packPoints } from '@wb/proto';
+import { packPoints } from '@wb/proto';
 import type { ConnectorShape, GeometricShape, ShapeRecord, StickyShape } from '@wb/proto';
 import { allShapes, getShape, putShape, type BoardDoc } from '../../realtime/boardDoc';
 import { shapeBounds } from '../geometry';
+import { loadAutomerge, readyDoc } from '../testing/editorTesting';
 import * as arrange from './arrange';
 
-beforeAll(async () => {
-  await A.initializeWasm(readFileSync(require.resolve('@automerge/automerge/automerge.wasm')));
-});
-
-function readyDoc(): A.Doc<BoardDoc> {
-  return A.change(A.init<BoardDoc>(), (d) => {
-    d.schema = 1;
-    const shapes: Record<string, Record<string, Record<string, unknown>>> = {};
-    for (const b of BUCKET_NAMES) shapes[b] = {};
-    d.shapes = shapes;
-  });
-}
+beforeAll(loadAutomerge);
 
 const rect = (id: string, z: string, x: number, extra: Partial<GeometricShape> = {}): GeometricShape => ({
   id,

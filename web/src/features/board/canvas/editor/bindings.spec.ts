@@ -4,26 +4,15 @@
 /// <reference types="jest" />
 /// <reference types="node" />
 /** Connector bindings: ends on the bound shapes' boxes; move/resize/delete → follow or unbind. */
-import { readFileSync } from 'node:fs';
 import * as A from '@automerge/automerge/slim';
-import { BUCKET_NAMES, packPoints, unpackPoints } from '@wb/proto';
+import { packPoints, unpackPoints } from '@wb/proto';
 import type { ConnectorShape, GeometricShape, ShapeRecord } from '@wb/proto';
 import { getShape, moveShape, putShape, removeShape, type BoardDoc } from '../../realtime/boardDoc';
+import { loadAutomerge, readyDoc } from '../testing/editorTesting';
 import { anchorPoint, connectorEndpoints, followBindings } from './bindings';
 import { setFields } from './undo';
 
-beforeAll(async () => {
-  await A.initializeWasm(readFileSync(require.resolve('@automerge/automerge/automerge.wasm')));
-});
-
-function readyDoc(): A.Doc<BoardDoc> {
-  return A.change(A.init<BoardDoc>(), (d) => {
-    d.schema = 1;
-    const shapes: Record<string, Record<string, Record<string, unknown>>> = {};
-    for (const b of BUCKET_NAMES) shapes[b] = {};
-    d.shapes = shapes;
-  });
-}
+beforeAll(loadAutomerge);
 
 const box = (id: string, x: number, y: number, w = 100, h = 100): GeometricShape => ({
   id,

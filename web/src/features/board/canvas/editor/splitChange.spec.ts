@@ -4,17 +4,15 @@
 /// <reference types="jest" />
 /// <reference types="node" />
 /** Big edits recorded once and sent as several changes within the node's limits (SPEC L4). */
-import { readFileSync } from 'node:fs';
 import * as A from '@automerge/automerge/slim';
-import { BUCKET_NAMES, RT_LIMITS } from '@wb/proto';
+import { RT_LIMITS } from '@wb/proto';
 import type { GeometricShape } from '@wb/proto';
 import { allShapes, getShape, moveShape, putShape, removeShape, type BoardDoc } from '../../realtime/boardDoc';
 import { changeCost, partsWithinLimits } from '../../realtime/boardClient';
+import { genesis, loadAutomerge } from '../testing/editorTesting';
 import { fitsOneChange, recordChange, replay, writesCost } from './splitChange';
 
-beforeAll(async () => {
-  await A.initializeWasm(readFileSync(require.resolve('@automerge/automerge/automerge.wasm')));
-});
+beforeAll(loadAutomerge);
 
 const rect = (id: string, x: number): GeometricShape => ({
   id,
@@ -30,10 +28,7 @@ const rect = (id: string, x: number): GeometricShape => ({
 
 function boardWith(n: number): A.Doc<BoardDoc> {
   return A.change(A.init<BoardDoc>(), (d) => {
-    d.schema = 1;
-    const shapes: Record<string, Record<string, Record<string, unknown>>> = {};
-    for (const b of BUCKET_NAMES) shapes[b] = {};
-    d.shapes = shapes;
+    genesis(d);
     for (let i = 0; i < n; i++) putShape(d, rect(`shape-${i}`, i * 10));
   });
 }

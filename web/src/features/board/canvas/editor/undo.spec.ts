@@ -4,25 +4,13 @@
 /// <reference types="jest" />
 /// <reference types="node" />
 /** Per-person undo over two real Automerge peers editing concurrently. */
-import { readFileSync } from 'node:fs';
 import * as A from '@automerge/automerge/slim';
-import { BUCKET_NAMES } from '@wb/proto';
 import type { GeometricShape, ShapeRecord, StickyShape } from '@wb/proto';
 import { getShape, moveShape, putShape, removeShape, touchedShapeIds, type BoardDoc } from '../../realtime/boardDoc';
+import { loadAutomerge, readyDoc } from '../testing/editorTesting';
 import { UndoManager, setFields } from './undo';
 
-beforeAll(async () => {
-  await A.initializeWasm(readFileSync(require.resolve('@automerge/automerge/automerge.wasm')));
-});
-
-function readyDoc(): A.Doc<BoardDoc> {
-  return A.change(A.init<BoardDoc>({ actor: '0a' }), (d) => {
-    d.schema = 1;
-    const shapes: Record<string, Record<string, Record<string, unknown>>> = {};
-    for (const b of BUCKET_NAMES) shapes[b] = {};
-    d.shapes = shapes;
-  });
-}
+beforeAll(loadAutomerge);
 
 const rect = (id: string, x = 0): GeometricShape => ({
   id,
@@ -72,7 +60,7 @@ class Peer {
 }
 
 function peers(): [Peer, Peer] {
-  const base = readyDoc();
+  const base = readyDoc({ actor: '0a' });
   const me = new Peer(A.clone(base, { actor: '01' }));
   const other = new Peer(A.clone(base, { actor: '02' }));
   return [me, other];
@@ -176,7 +164,7 @@ describe('UndoManager', () => {
   });
 
   it('keeps at most `limit` steps', () => {
-    const me = new Peer(readyDoc(), new UndoManager(3));
+    const me = new Peer(readyDoc({ actor: '0a' }), new UndoManager(3));
     me.commit((d) => putShape(d, rect('s')));
     for (let i = 0; i < 5; i++) me.commit((d) => moveShape(d, 's', 1, 0));
     let n = 0;
@@ -186,7 +174,7 @@ describe('UndoManager', () => {
   });
 
   it('undo on a 20k-shape board touches only the step (≤ 16 ms)', () => {
-    const me = new Peer(readyDoc());
+    const me = new Peer(readyDoc({ actor: '0a' }));
     me.commit((d) => {
       for (let i = 0; i < 20_000; i++) putShape(d, rect(`r${i}`, i));
     }, false);

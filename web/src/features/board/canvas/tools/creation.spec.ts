@@ -8,37 +8,26 @@
  * is one commit of records validateShapeRecord accepts, with the fields the style and the gesture
  * say.
  */
-import { readFileSync } from 'node:fs';
 import * as A from '@automerge/automerge/slim';
-import { BUCKET_NAMES, decodeCursor, EPHEMERAL_KIND, packPoints, unpackPoints, validateShapeRecord } from '@wb/proto';
+import { decodeCursor, EPHEMERAL_KIND, packPoints, unpackPoints, validateShapeRecord } from '@wb/proto';
 import type { ShapeRecord } from '@wb/proto';
-import { allShapes, getShape, putShape, type BoardDoc } from '../../realtime/boardDoc';
+import { allShapes, getShape, putShape } from '../../realtime/boardDoc';
 import { decodeLaser, EphemeralOutbox } from '../../realtime/ephemeral';
 import { FakeTimers } from '../../realtime/testing/fakeTimers';
 import type { Point } from '../camera';
 import { keyAbove } from '../fractionalIndex';
 import { LASER_FADE_MS, LaserTrails, LOCAL_LASER } from '../laserTrail';
 import { Scene } from '../scene';
+import { loadAutomerge, pt, readyDoc } from '../testing/editorTesting';
 import { setShapeText } from '../textOps';
 import { createTools } from './index';
 import { snapAngle } from './line';
 import { PolylineTool } from './polyline';
 import type { TextEditorLike } from './text';
 import { TextTool } from './text';
-import type { Tool, ToolHost, ToolId, ToolPointer, ToolStyle } from './types';
+import type { Tool, ToolHost, ToolId, ToolStyle } from './types';
 
-beforeAll(async () => {
-  await A.initializeWasm(readFileSync(require.resolve('@automerge/automerge/automerge.wasm')));
-});
-
-function readyDoc(): A.Doc<BoardDoc> {
-  return A.change(A.init<BoardDoc>(), (d) => {
-    d.schema = 1;
-    const shapes: Record<string, Record<string, Record<string, unknown>>> = {};
-    for (const b of BUCKET_NAMES) shapes[b] = {};
-    d.shapes = shapes;
-  });
-}
+beforeAll(loadAutomerge);
 
 const STYLE: ToolStyle = {
   strokeColor: 0x112233,
@@ -124,23 +113,6 @@ function makeHost(opts: Options = {}) {
   };
   const shapes = () => [...allShapes(doc.current).values()];
   return { host, doc, scene, timers, sent, log, seed, shapes };
-}
-
-/** a pointer event at world x, y (screen = world × zoom) */
-function pt(x: number, y: number, o: Partial<ToolPointer> = {}, zoom = 1): ToolPointer {
-  return {
-    x,
-    y,
-    sx: x * zoom,
-    sy: y * zoom,
-    shift: false,
-    alt: false,
-    mod: false,
-    pressure: 0.5,
-    pointerType: 'mouse',
-    clicks: 1,
-    ...o,
-  };
 }
 
 const fakeG = {} as CanvasRenderingContext2D;

@@ -4,128 +4,11 @@
 /// <reference types="jest" />
 /// <reference types="node" />
 /** The select tool's gestures with a fake host over a real Automerge document and Scene. */
-import { readFileSync } from 'node:fs';
-import * as A from '@automerge/automerge/slim';
-import { BUCKET_NAMES } from '@wb/proto';
-import type { GeometricShape, ShapeRecord } from '@wb/proto';
-import { getShape, putShape, touchedShapeIds, type BoardDoc } from '../../realtime/boardDoc';
-import { EphemeralOutbox } from '../../realtime/ephemeral';
-import { FakeTimers } from '../../realtime/testing/fakeTimers';
-import { followBindings } from '../editor/bindings';
-import { Scene } from '../scene';
+import { fakeToolHost, loadAutomerge, pt, rect } from '../testing/editorTesting';
 import { handlePoint, resizedBox, SelectTool } from './select';
 import type { ToolHost, ToolPointer } from './types';
 
-beforeAll(async () => {
-  await A.initializeWasm(readFileSync(require.resolve('@automerge/automerge/automerge.wasm')));
-});
-
-function readyDoc(): A.Doc<BoardDoc> {
-  return A.change(A.init<BoardDoc>(), (d) => {
-    d.schema = 1;
-    const shapes: Record<string, Record<string, Record<string, unknown>>> = {};
-    for (const b of BUCKET_NAMES) shapes[b] = {};
-    d.shapes = shapes;
-  });
-}
-
-const rect = (id: string, x: number, y: number, extra: Partial<GeometricShape> = {}): GeometricShape => ({
-  id,
-  kind: 'shape',
-  shapeType: 'rectangle',
-  creator: 1,
-  z: 'a' + id.charCodeAt(0).toString(36).slice(-1),
-  x,
-  y,
-  w: 100,
-  h: 50,
-  strokeWidth: 2,
-  // filled: hit inside, not only on the outline
-  fillColor: 0xffffff,
-  fill: 'solid',
-  ...extra,
-});
-
-function pt(x: number, y: number, o: Partial<ToolPointer> = {}): ToolPointer {
-  return {
-    x,
-    y,
-    shift: false,
-    alt: false,
-    mod: false,
-    pressure: 0.5,
-    pointerType: 'mouse',
-    sx: x,
-    sy: y,
-    clicks: 1,
-    ...o,
-  };
-}
-
-/** a host as boardView is: commits keep bindings and update the scene by touched ids */
-function fakeHost(shapes: ShapeRecord[], o: { edit?: boolean } = {}) {
-  const state = { doc: readyDoc(), commits: 0, edited: [] as string[] };
-  const scene = new Scene();
-  let selection = new Set<string>();
-  let n = 0;
-  const change = (fn: (d: BoardDoc) => void) => {
-    const before = A.getHeads(state.doc);
-    state.doc = A.change(state.doc, (d) => {
-      fn(d);
-      followBindings(
-        d,
-        scene.ids(),
-        (id) => getShape(d, id),
-        (id) => scene.connectorsOf(id),
-      );
-    });
-    scene.apply(state.doc, { all: false, ids: touchedShapeIds(A.diff(state.doc, before, A.getHeads(state.doc))) });
-  };
-  change((d) => shapes.forEach((s) => putShape(d, s)));
-  const host: ToolHost = {
-    scene,
-    userId: 1,
-    zoom: () => 1,
-    canEdit: () => o.edit ?? true,
-    style: () => ({
-      strokeColor: 0x123456,
-      strokeWidth: 3,
-      linePattern: 'pen',
-      fillColor: null,
-      fill: 'none',
-      textColor: 0,
-      textSize: 16,
-      textFont: 'Open Sans',
-      stickyColor: 0xffee00,
-      fixedWidth: false,
-      elbow: false,
-      arrowStart: false,
-      arrowEnd: true,
-    }),
-    commit: (fn) => {
-      if (!(o.edit ?? true)) return false;
-      change(fn);
-      state.commits++;
-      return true;
-    },
-    newId: () => `new${++n}`,
-    topZ: () => 'z0',
-    selection: () => selection,
-    setSelection: (ids) => void (selection = new Set(ids)),
-    ephemeral: new EphemeralOutbox(() => undefined, new FakeTimers()),
-    redraw: () => undefined,
-    snap: (p) => p,
-    editText: (id) => void state.edited.push(id),
-    setTool: () => undefined,
-    notify: () => undefined,
-    mayDelete: () => true,
-    viewRect: () => ({ minX: -1000, minY: -1000, maxX: 1000, maxY: 1000 }),
-    pan: () => undefined,
-    drawShape: () => undefined,
-  };
-  const shape = (id: string) => getShape(state.doc, id);
-  return { host, state, scene, shape };
-}
+beforeAll(loadAutomerge);
 
 /** a full gesture: down, moves, up */
 function drag(tool: SelectTool, host: ToolHost, from: ToolPointer, ...to: ToolPointer[]) {
@@ -136,7 +19,7 @@ function drag(tool: SelectTool, host: ToolHost, from: ToolPointer, ...to: ToolPo
 
 describe('SelectTool', () => {
   it('click selects, drag moves in one commit (offsets while dragging); locked shapes do not move', () => {
-    const { host, state, scene, shape } = fakeHost([rect('a', 0, 0), rect('b', 300, 0, { locked: true })]);
+    const { host, state, scene, shape } = fakeToolHost([rect('a', 0, 0), rect('b', 300, 0, { locked: true })]);
     const tool = new SelectTool();
     tool.down(pt(50, 25), host);
     expect([...host.selection()]).toEqual(['a']);
@@ -157,7 +40,7 @@ describe('SelectTool', () => {
   });
 
   it('groups select as a whole; Shift adds and removes', () => {
-    const { host } = fakeHost([
+    const { host } = fakeToolHost([
       rect('a', 0, 0, { groupId: 'g' }),
       rect('b', 200, 0, { groupId: 'g' }),
       rect('c', 400, 0),
@@ -172,7 +55,7 @@ describe('SelectTool', () => {
   });
 
   it('marquee on empty space selects what it touches (with groups)', () => {
-    const { host } = fakeHost([
+    const { host } = fakeToolHost([
       rect('a', 0, 0),
       rect('b', 200, 0, { groupId: 'g' }),
       rect('c', 600, 0, { groupId: 'g' }),
@@ -184,7 +67,7 @@ describe('SelectTool', () => {
   });
 
   it('Shift+corner resize keeps the ratio; several shapes resize together; one commit', () => {
-    const { host, state, scene, shape } = fakeHost([rect('a', 0, 0), rect('b', 200, 100)]);
+    const { host, state, scene, shape } = fakeToolHost([rect('a', 0, 0), rect('b', 200, 100)]);
     const tool = new SelectTool();
     host.setSelection(['a']);
     expect(tool.cursorAt(pt(100, 50), host)).toBe('nwse-resize');
@@ -206,7 +89,7 @@ describe('SelectTool', () => {
   });
 
   it('rotate handle turns about the selection centre; Shift snaps to 15°', () => {
-    const { host, shape } = fakeHost([rect('a', 0, 0)]);
+    const { host, shape } = fakeToolHost([rect('a', 0, 0)]);
     const tool = new SelectTool();
     host.setSelection(['a']);
     const r = handlePoint(tool.frame(host)!, 'rotate', 1);
@@ -228,7 +111,7 @@ describe('SelectTool', () => {
   });
 
   it('moving snaps to other shapes with guides (Alt disables)', () => {
-    const { host, shape } = fakeHost([rect('a', 0, 0), rect('b', 300, 200)]);
+    const { host, shape } = fakeToolHost([rect('a', 0, 0), rect('b', 300, 200)]);
     const tool = new SelectTool();
     // a's left edge to 297 → snaps to b's left edge 300
     tool.down(pt(50, 25), host);
@@ -250,11 +133,11 @@ describe('SelectTool', () => {
   });
 
   it('double-click edits text; viewers select but never commit', () => {
-    const { host, state } = fakeHost([rect('a', 0, 0)]);
+    const { host, state } = fakeToolHost([rect('a', 0, 0)]);
     const tool = new SelectTool();
     drag(tool, host, pt(50, 25, { clicks: 2 }));
     expect(state.edited).toEqual(['a']);
-    const viewer = fakeHost([rect('a', 0, 0)], { edit: false });
+    const viewer = fakeToolHost([rect('a', 0, 0)], { edit: false });
     drag(tool, viewer.host, pt(50, 25), pt(150, 125));
     expect([...viewer.host.selection()]).toEqual(['a']);
     expect(viewer.state.commits).toBe(0);

@@ -67,7 +67,9 @@ maybe('board editor end to end', () => {
     const seen = new Set<string>();
     const created = async (kind: string, before: number) => {
       await until(a, `Ada’s ${kind}`, (h, n) => h.shapes().length === n + 1, before);
-      const shape = (await hook(a, (h) => h.shapes())).find((s) => s.kind === kind && !seen.has(s.id));
+      const shape = (await hook(a, (h) => h.shapes())).find(
+        (s) => s.kind === kind && s.creator === ada.id && !seen.has(s.id),
+      );
       expect(shape).toBeTruthy();
       seen.add(shape!.id);
       await until(b, `Bob sees the ${kind}`, (h, id) => h.shapes().some((s) => s.id === id), shape!.id);

@@ -286,7 +286,8 @@ export function Presence({ presence, self }: { presence: readonly PresenceEntry[
         <span className="sr-only">{t('presence.count', { count: presence.length })}</span>
         <span aria-hidden="true">{presence.length}</span>
       </span>
-      <ul className="presence" aria-label={t('presence.label')}>
+      {/* focusable: a long class scrolls sideways, and keyboard users must reach every name */}
+      <ul className="presence" aria-label={t('presence.label')} tabIndex={0}>
         {presence.map((p) => (
           <li key={p.peerId} style={{ ['--peer' as string]: p.color }} title={p.name}>
             <span className="presence-dot" aria-hidden="true">

@@ -44,16 +44,50 @@ export function cssFont(font: string, fontSize: number): string {
   return `${fontSize}px ${family}, sans-serif`;
 }
 
+let currentFont = '';
 function measurer(font: string, fontSize: number): Measurer {
   const g = measureContext();
   if (!g) return (s) => s.length * ESTIMATE_EM * fontSize;
-  g.font = cssFont(font, fontSize);
-  return (s) => g.measureText(s).width;
+  const css = cssFont(font, fontSize);
+  // setting ctx.font parses the CSS font each time: only when it changes
+  return (s) => {
+    if (currentFont !== css) g.font = currentFont = css;
+    return g.measureText(s).width;
+  };
 }
 
 // Layouts are asked for on every frame (painters, LOD bars) and per hit test: keep the recent ones.
 const cache = new Map<string, TextLayout>();
 const CACHE_MAX = 4000;
+
+/**
+ * Word widths per font: wrapping adds them up instead of measuring the growing line again for
+ * every word (measureText dominated opening a board with thousands of text boxes). Kerning
+ * across a word boundary is ignored while wrapping; each finished line is measured whole.
+ */
+const wordWidths = new Map<string, Map<string, number>>();
+const WORDS_MAX = 20_000;
+
+function wordMeasurer(font: string, fontSize: number, measure: Measurer): Measurer {
+  const key = `${font}\u0000${fontSize}`;
+  let widths = wordWidths.get(key);
+  if (!widths) {
+    if (wordWidths.size >= 64) wordWidths.delete(wordWidths.keys().next().value as string);
+    wordWidths.set(key, (widths = new Map()));
+  }
+  const cached = widths;
+  return (word) => {
+    let w = cached.get(word);
+    if (w === undefined) {
+      w = measure(word);
+      if (cached.size >= WORDS_MAX) cached.clear();
+      cached.set(word, w);
+    }
+    return w;
+  };
+}
+
+const isSpace = (s: string) => /^\s+$/.test(s);
 
 /** Wrap `text` (newlines kept) to `maxWidth` (Infinity: no wrapping); long words break by character. */
 export function layoutText(text: string, font: string, fontSize: number, maxWidth: number): TextLayout {
@@ -61,6 +95,7 @@ export function layoutText(text: string, font: string, fontSize: number, maxWidt
   const hit = cache.get(key);
   if (hit) return hit;
   const measure = measurer(font, fontSize);
+  const wordWidth = wordMeasurer(font, fontSize, measure);
   const lines: string[] = [];
   let width = 0;
   const push = (line: string) => {
@@ -68,43 +103,44 @@ export function layoutText(text: string, font: string, fontSize: number, maxWidt
     const w = measure(line);
     if (w > width) width = w;
   };
+  /** a word wider than the box: whole lines of it are pushed, the rest starts the next line */
+  const breakWord = (word: string): string => {
+    let part = '';
+    for (const ch of word) {
+      if (part && measure(part + ch) > maxWidth) {
+        push(part);
+        part = '';
+      }
+      part += ch;
+    }
+    return part;
+  };
   for (const para of text.split('\n')) {
     if (!(maxWidth < Infinity)) {
       push(para);
       continue;
     }
-    const words = para.split(/(\s+)/);
     let line = '';
-    for (const word of words) {
+    let lineWidth = 0;
+    for (const word of para.split(/(\s+)/)) {
       if (word === '') continue;
-      const candidate = line + word;
-      if (line === '' || measure(candidate) <= maxWidth) {
-        if (line === '' && measure(word) > maxWidth && !/^\s+$/.test(word)) {
-          // a word wider than the box: break it where it overflows
-          let part = '';
-          for (const ch of word) {
-            if (part && measure(part + ch) > maxWidth) {
-              push(part);
-              part = '';
-            }
-            part += ch;
-          }
-          line = part;
-        } else line = candidate;
-      } else {
-        push(line.trimEnd());
-        line = /^\s+$/.test(word) ? '' : word;
-        if (measure(line) > maxWidth) {
-          let part = '';
-          for (const ch of line) {
-            if (part && measure(part + ch) > maxWidth) {
-              push(part);
-              part = '';
-            }
-            part += ch;
-          }
-          line = part;
+      const w = wordWidth(word);
+      if (line === '' || lineWidth + w <= maxWidth) {
+        if (line === '' && w > maxWidth && !isSpace(word)) {
+          line = breakWord(word);
+          lineWidth = measure(line);
+        } else {
+          line += word;
+          lineWidth += w;
         }
+        continue;
+      }
+      push(line.trimEnd());
+      line = isSpace(word) ? '' : word;
+      lineWidth = line ? w : 0;
+      if (lineWidth > maxWidth) {
+        line = breakWord(line);
+        lineWidth = measure(line);
       }
     }
     push(line.trimEnd());

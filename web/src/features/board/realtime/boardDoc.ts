@@ -28,7 +28,13 @@ const TEXT_FIELDS = new Set(['text', 'latex']);
 export function readShape(id: string, raw: Record<string, unknown> | undefined): ShapeRecord | null {
   if (!raw || typeof raw !== 'object') return null;
   const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(raw)) out[k] = A.isImmutableString(v) ? v.val : v;
+  // keys, not entries: no [key, value] pair per field (20,000 records on opening a big board)
+  const keys = Object.keys(raw);
+  for (let i = 0; i < keys.length; i++) {
+    const k = keys[i]!;
+    const v = raw[k];
+    out[k] = A.isImmutableString(v) ? v.val : v;
+  }
   out.id = id;
   if (!(SHAPE_KINDS as readonly unknown[]).includes(out.kind)) return null;
   if (typeof out.x !== 'number' || typeof out.y !== 'number' || typeof out.z !== 'string') return null;
@@ -41,11 +47,14 @@ export function getShape(doc: BoardDoc, id: string): ShapeRecord | null {
 
 export function allShapes(doc: BoardDoc): Map<string, ShapeRecord> {
   const out = new Map<string, ShapeRecord>();
-  for (const bucket of Object.values(doc.shapes ?? {}))
-    for (const [id, raw] of Object.entries(bucket)) {
-      const s = readShape(id, raw);
+  for (const bucket of Object.values(doc.shapes ?? {})) {
+    const ids = Object.keys(bucket);
+    for (let i = 0; i < ids.length; i++) {
+      const id = ids[i]!;
+      const s = readShape(id, bucket[id]);
       if (s) out.set(id, s);
     }
+  }
   return out;
 }
 

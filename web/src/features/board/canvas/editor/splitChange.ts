@@ -7,6 +7,7 @@
  * far) and returns the writes grouped by shape, which `replay` applies inside real changes, as
  * many shapes per change as the limits allow.
  */
+import * as A from '@automerge/automerge/slim';
 import { bucketOf, RT_LIMITS } from '@wb/proto';
 import type { BoardDoc } from '../../realtime/boardDoc';
 import type { ChangeCost } from '../../realtime/boardClient';
@@ -181,6 +182,21 @@ export function writesCost(w: ShapeWrites): ChangeCost {
   return { ops, overwrites };
 }
 
+/**
+ * A recorded value as a fresh value: what was read from the document (a text, bytes, an
+ * ImmutableString) may belong to it, and Automerge refuses to assign its own objects again
+ * ("Cannot create a reference to an existing document object").
+ */
+function detached(v: Value): Value {
+  if (v === null || typeof v !== 'object') return v;
+  if (v instanceof Uint8Array) return new Uint8Array(v);
+  if (A.isImmutableString(v)) return new A.ImmutableString(v.val);
+  if (Array.isArray(v)) return v.map(detached);
+  const plain = Object.getPrototypeOf(v) === Object.prototype;
+  if (!plain) return String(v); // a collaborative text read as an object
+  return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, detached(x)]));
+}
+
 /** Inside a real change: apply what `recordChange` recorded for these shapes. */
 export function replay(d: BoardDoc, writes: readonly ShapeWrites[]): void {
   for (const w of writes) {
@@ -189,12 +205,12 @@ export function replay(d: BoardDoc, writes: readonly ShapeWrites[]): void {
       delete bucket[w.id];
       continue;
     }
-    if (w.put) bucket[w.id] = w.put;
+    if (w.put) bucket[w.id] = detached(w.put) as Record<string, Value>;
     const record = bucket[w.id];
     if (!record) continue;
     for (const [k, v] of w.fields) {
       if (v === DELETED) delete record[k];
-      else record[k] = v;
+      else record[k] = detached(v);
     }
   }
 }

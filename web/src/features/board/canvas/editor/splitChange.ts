@@ -183,8 +183,8 @@ export function writesCost(w: ShapeWrites): ChangeCost {
 }
 
 /**
- * A recorded value as a fresh value: what was read from the document (a text, bytes, an
- * ImmutableString) may belong to it, and Automerge refuses to assign its own objects again
+ * A recorded value as a fresh value: what was read from the document (bytes, an ImmutableString,
+ * a map) may belong to it, and Automerge refuses to assign its own objects again
  * ("Cannot create a reference to an existing document object").
  */
 function detached(v: Value): Value {
@@ -192,9 +192,8 @@ function detached(v: Value): Value {
   if (v instanceof Uint8Array) return new Uint8Array(v);
   if (A.isImmutableString(v)) return new A.ImmutableString(v.val);
   if (Array.isArray(v)) return v.map(detached);
-  const plain = Object.getPrototypeOf(v) === Object.prototype;
-  if (!plain) return String(v); // a collaborative text read as an object
-  return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, detached(x)]));
+  // a map (or a document proxy of one): copied field by field
+  return Object.fromEntries(Object.entries(v as Record<string, Value>).map(([k, x]) => [k, detached(x)]));
 }
 
 /** Inside a real change: apply what `recordChange` recorded for these shapes. */

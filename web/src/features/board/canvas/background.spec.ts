@@ -12,6 +12,9 @@ import {
   drawBackground,
   graphGridSpacing,
   gridLines,
+  RULED,
+  snapGrid,
+  SQUARE,
   surfaceColor,
 } from './background';
 
@@ -76,5 +79,21 @@ describe('background spacing', () => {
     expect(surfaceColor('empty', 'dark')).not.toBe(surfaceColor('empty', 'light'));
     expect(backgroundIsDark('blackboard', 'light')).toBe(true);
     expect(backgroundIsDark('dotGrid', 'light')).toBe(false);
+  });
+});
+
+describe('snapGrid', () => {
+  it('snaps to the lines the background draws, and to nothing on plain ones', () => {
+    expect(snapGrid('empty', 1)).toBeNull();
+    expect(snapGrid('plainColor', 1)).toBeNull();
+    expect(snapGrid('blackboard', 1)).toBeNull();
+    expect(snapGrid('squares', 1)).toBe(SQUARE);
+    expect(snapGrid('lines', 2)).toBe(RULED);
+    for (const zoom of [0.1, 0.5, 1, 3]) {
+      const px = snapGrid('adaptiveGrid', zoom)! * zoom;
+      expect(px).toBeGreaterThanOrEqual(16);
+      expect(px).toBeLessThan(64);
+      expect(snapGrid('adaptiveGrid', zoom)).toBe(adaptiveGridSpacing(zoom).minor);
+    }
   });
 });

@@ -87,6 +87,24 @@ export function ruledSpacing(zoom: number): GridSpacing {
   return { minor: RULED, major: RULED, minorPx, minorAlpha: fade(minorPx), majorAlpha: fade(minorPx) };
 }
 
+/** The grid snapping uses: the lines the background draws at this zoom (null: nothing to snap to). */
+export function snapGrid(bg: BoardBackground, zoom: number): number | null {
+  switch (bg) {
+    case 'adaptiveGrid':
+      return adaptiveGridSpacing(zoom).minor;
+    case 'graphGrid':
+      return graphGridSpacing(zoom).minor;
+    case 'dotGrid':
+      return dotGridSpacing(zoom).minor;
+    case 'squares':
+      return SQUARE;
+    case 'lines':
+      return RULED;
+    default:
+      return null;
+  }
+}
+
 /** the world coordinates of the grid lines of `spacing` whose screen position lies in [from, to) */
 export function gridLines(originWorld: number, zoom: number, spacing: number, fromPx: number, toPx: number): number[] {
   const out: number[] = [];

@@ -35,6 +35,7 @@ import { fitsOneChange, recordChange, replay, writesCost, type ShapeWrites } fro
 import { UndoManager } from './editor/undo';
 import { keyAbove } from './fractionalIndex';
 import { cssColor } from './geometry';
+import { snapGrid } from './background';
 import { LaserTrails } from './laserTrail';
 import { drawStroke, paintShape, type PaintContext } from './painters';
 import { CanvasRenderer } from './renderer';
@@ -360,19 +361,9 @@ export class BoardView implements ToolHost, EditorApi {
     return snapPoint(p, { grid: this.gridSpacing(), candidates, tolerance }).point;
   }
 
-  /** the background's snapping grid in world units (none on plain backgrounds) */
+  /** the snapping grid: the background's drawn minor spacing at this zoom (none on plain ones) */
   gridSpacing(): number | null {
-    switch (this.options.background) {
-      case 'adaptiveGrid':
-      case 'graphGrid':
-      case 'squares':
-      case 'dotGrid':
-        return 24;
-      case 'lines':
-        return 32;
-      default:
-        return null;
-    }
+    return snapGrid(this.options.background, this.zoom());
   }
 
   /**

@@ -132,13 +132,4 @@ describe('validateShapeRecord (SPEC D4, D10)', () => {
     expect(validateShapeRecord({ ...VALID.shape, text: { textLength: long.length } })).toMatch(/shape\.text/);
     expect(validateShapeRecord({ ...VALID.shape, text: 5 })).toMatch(/shape\.text: must be a string/);
   });
-
-  it('is cheap: a pen stroke of 160 points validates in a few microseconds', () => {
-    const record = { ...VALID.pen, points: pts(160) };
-    for (let i = 0; i < 2000; i++) validateShapeRecord(record);
-    const t = performance.now();
-    for (let i = 0; i < 10_000; i++) validateShapeRecord(record);
-    const us = ((performance.now() - t) / 10_000) * 1000;
-    expect(us).toBeLessThan(50); // ~2 µs on a laptop; generous for busy CI machines
-  });
 });

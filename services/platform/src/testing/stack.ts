@@ -6,10 +6,11 @@
 import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync, readFileSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, openSync, readFileSync, statSync, utimesSync } from 'node:fs';
 import { get as httpGet } from 'node:http';
 import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
 import { dirname, join, resolve as resolvePath } from 'node:path';
 import { createInterface } from 'node:readline';
 import { connect } from '@nats-io/transport-node';
@@ -82,7 +83,42 @@ export function randomId(): string {
 }
 
 /** A TCP port free on 127.0.0.1 right now (the OS picks it; tiny race until the caller binds it). */
-export function freePort(): Promise<number> {
+/**
+ * A loopback port nobody else uses. The kernel's port 0 answer is free only until our listener
+ * closes; a child binds it a second later, and a parallel jest worker asking meanwhile may be
+ * handed the same port (two stacks' health ports collided: one stack's /readyz answered for the
+ * other's crashed service). So every port handed out is also reserved across processes with an
+ * exclusive file in the OS temp folder; reservations expire after 10 minutes.
+ */
+export async function freePort(): Promise<number> {
+  for (let attempt = 0; ; attempt++) {
+    const port = await kernelPort();
+    if (reservePort(port) || attempt >= 20) return port;
+  }
+}
+
+const PORT_RESERVATIONS = join(tmpdir(), 'wb-test-ports');
+const RESERVATION_MS = 10 * 60_000;
+
+function reservePort(port: number): boolean {
+  const file = join(PORT_RESERVATIONS, String(port));
+  mkdirSync(PORT_RESERVATIONS, { recursive: true });
+  try {
+    closeSync(openSync(file, 'wx'));
+    return true;
+  } catch {
+    // taken: by a live reservation, or by one old enough to reuse
+    try {
+      if (Date.now() - statSync(file).mtimeMs < RESERVATION_MS) return false;
+      utimesSync(file, new Date(), new Date());
+      return true;
+    } catch {
+      return false;
+    }
+  }
+}
+
+function kernelPort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const srv = createServer();
     srv.unref();

@@ -78,6 +78,27 @@ function SubNav() {
 }
 
 /** The state line of spec §4 for a subscription. */
+
+/** The billing form's text inputs in order (the country select sits after the company). */
+interface BillingInput {
+  name: Exclude<BillingField, 'country_code'>;
+  autoComplete?: string;
+  type?: string;
+  hint?: string;
+}
+const BILLING_INPUTS: readonly BillingInput[] = [
+  { name: 'first_name', autoComplete: 'given-name' },
+  { name: 'last_name', autoComplete: 'family-name' },
+  { name: 'email', type: 'email', autoComplete: 'email' },
+  { name: 'company', autoComplete: 'organization' },
+  { name: 'vat_nr', hint: 'form.vatHint' },
+  { name: 'city_region', autoComplete: 'address-level2' },
+  { name: 'postal_code', autoComplete: 'postal-code' },
+  { name: 'street_address', autoComplete: 'address-line1' },
+  { name: 'extended_address', autoComplete: 'address-line2' },
+];
+const COUNTRY_AT = 4;
+
 export function StateText({ sub, now }: { sub: Subscription | null | undefined; now: Date }) {
   const { t, i18n } = useTranslation('billing');
   const state = subscriptionState(sub, now);
@@ -321,6 +342,19 @@ function Upgrade() {
   const errors = billingFormErrors(form);
   const set = (k: BillingField) => (v: string) => setForm({ ...form, [k]: v });
   const fieldError = (k: BillingField) => (tried && errors[k] ? t(`form.error.${errors[k]}`) : undefined);
+  const input = ({ name, autoComplete, type, hint }: BillingInput) => (
+    <Field
+      key={name}
+      label={t(`form.${name}`)}
+      name={name}
+      type={type}
+      value={form[name]}
+      onChange={set(name)}
+      error={fieldError(name)}
+      autoComplete={autoComplete}
+      hint={hint ? t(hint) : undefined}
+    />
+  );
   const submit = async () => {
     setTried(true);
     setError(undefined);
@@ -366,82 +400,13 @@ function Upgrade() {
         <section className="card">
           <h2>{t('form.title')}</h2>
           <div className="form-grid">
-            <Field
-              label={t('form.first_name')}
-              name="first_name"
-              value={form.first_name}
-              onChange={set('first_name')}
-              error={fieldError('first_name')}
-              autoComplete="given-name"
-            />
-            <Field
-              label={t('form.last_name')}
-              name="last_name"
-              value={form.last_name}
-              onChange={set('last_name')}
-              error={fieldError('last_name')}
-              autoComplete="family-name"
-            />
-            <Field
-              label={t('form.email')}
-              name="email"
-              type="email"
-              value={form.email}
-              onChange={set('email')}
-              error={fieldError('email')}
-              autoComplete="email"
-            />
-            <Field
-              label={t('form.company')}
-              name="company"
-              value={form.company}
-              onChange={set('company')}
-              autoComplete="organization"
-            />
+            {BILLING_INPUTS.slice(0, COUNTRY_AT).map(input)}
             <CountrySelect
               value={form.country_code}
               onChange={set('country_code')}
               error={fieldError('country_code')}
             />
-            <Field
-              label={t('form.vat_nr')}
-              name="vat_nr"
-              value={form.vat_nr}
-              onChange={set('vat_nr')}
-              error={fieldError('vat_nr')}
-              hint={t('form.vatHint')}
-            />
-            <Field
-              label={t('form.city_region')}
-              name="city_region"
-              value={form.city_region}
-              onChange={set('city_region')}
-              error={fieldError('city_region')}
-              autoComplete="address-level2"
-            />
-            <Field
-              label={t('form.postal_code')}
-              name="postal_code"
-              value={form.postal_code}
-              onChange={set('postal_code')}
-              error={fieldError('postal_code')}
-              autoComplete="postal-code"
-            />
-            <Field
-              label={t('form.street_address')}
-              name="street_address"
-              value={form.street_address}
-              onChange={set('street_address')}
-              error={fieldError('street_address')}
-              autoComplete="address-line1"
-            />
-            <Field
-              label={t('form.extended_address')}
-              name="extended_address"
-              value={form.extended_address}
-              onChange={set('extended_address')}
-              autoComplete="address-line2"
-            />
+            {BILLING_INPUTS.slice(COUNTRY_AT).map(input)}
           </div>
           <Field label={t('form.promo')} name="promo" value={promo} onChange={setPromo} />
         </section>

@@ -67,6 +67,7 @@ export interface BoardViewOptions {
 }
 
 const PEN_ONLY_KEY = 'wb.penOnly';
+const SHAPE_STYLE_FIELDS = ['strokeColor', 'strokeWidth', 'linePattern', 'fill', 'fillColor'] as const;
 const EMPTY_SELECTION: EditorSelection = { count: 0, kinds: [], locked: false, grouped: false };
 /** Ctrl+wheel: a mouse notch (deltaY ≈ 100) zooms by ~18 %; trackpad pinch deltas are small */
 const WHEEL_ZOOM_SPEED = 0.002;
@@ -746,23 +747,12 @@ export class BoardView implements ToolHost, EditorApi {
   }
 
   private restyleSelection(patch: Partial<ToolStyle>): void {
-    const fields: Record<string, unknown> = {};
-    if (patch.strokeColor !== undefined) fields.strokeColor = patch.strokeColor;
-    if (patch.strokeWidth !== undefined) fields.strokeWidth = patch.strokeWidth;
-    if (patch.linePattern !== undefined) fields.linePattern = patch.linePattern;
-    if (patch.fill !== undefined) fields.fill = patch.fill;
-    if (patch.fillColor !== undefined) fields.fillColor = patch.fillColor;
-    const ids = [...this.selected].filter((id) => !this.scene.get(id)?.shape.locked);
-    if (
-      !ids.length ||
-      (!Object.keys(fields).length &&
-        patch.textColor === undefined &&
-        patch.stickyColor === undefined &&
-        patch.textSize === undefined &&
-        patch.textFont === undefined)
-    )
-      return;
-    this.commit((d) => arrange.restyle(d, ids, fields, patch));
+    // stroke and fill are shape fields as they are; restyle maps text and sticky styles per kind,
+    // skips locked shapes, and an edit that changes nothing commits nothing
+    const fields = Object.fromEntries(
+      SHAPE_STYLE_FIELDS.filter((k) => patch[k] !== undefined).map((k) => [k, patch[k]]),
+    );
+    this.commit((d) => arrange.restyle(d, [...this.selected], fields, patch));
   }
 
   /** the pointer's world position while it is over the board */

@@ -91,6 +91,10 @@ export function styleSettingsPatch(before: ToolStyle, after: ToolStyle): Setting
   if (after.textColor !== before.textColor) patch.toolTextColor = toRgb(after.textColor);
   if (after.textSize !== before.textSize) patch.toolTextSize = after.textSize;
   if (after.textFont !== before.textFont) patch.toolTextFont = after.textFont;
+  if (after.formulaColor !== before.formulaColor) patch.toolFormulaColor = toRgb(after.formulaColor);
+  if (after.formulaSize !== before.formulaSize) patch.toolFormulaSize = after.formulaSize;
+  if (after.formulaAlignment !== before.formulaAlignment)
+    patch.toolFormulaAlignment = after.formulaAlignment as Settings['toolFormulaAlignment'];
   return Object.keys(patch).length ? patch : null;
 }
 
@@ -107,6 +111,9 @@ export function initialStyle(settings: Settings | null): ToolStyle {
     textColor: fromRgb(settings.toolTextColor),
     textSize: settings.toolTextSize,
     textFont: settings.toolTextFont,
+    formulaColor: fromRgb(settings.toolFormulaColor),
+    formulaSize: settings.toolFormulaSize,
+    formulaAlignment: settings.toolFormulaAlignment,
   };
 }
 
@@ -124,6 +131,9 @@ const DEFAULT_STYLE: ToolStyle = {
   elbow: false,
   arrowStart: false,
   arrowEnd: true,
+  formulaColor: fromRgb(DEFAULT_SETTINGS.toolFormulaColor),
+  formulaSize: DEFAULT_SETTINGS.toolFormulaSize,
+  formulaAlignment: DEFAULT_SETTINGS.toolFormulaAlignment,
 };
 
 function currentTheme(): 'light' | 'dark' {

@@ -109,6 +109,8 @@ export class BoardView implements ToolHost, EditorApi {
   private penOnly = readPenOnly();
   private state: EditorState;
   private stateDirty = false;
+  /** the formula or graph whose panel is open (EditorState.editing) */
+  private editing: EditorState['editing'] = null;
   /** performance.now() of WELCOME, SYNCED and the first full paint after SYNCED (benchmarks) */
   readonly timings: { welcomeAt: number | null; syncedAt: number | null; paintedAt: number | null } = {
     welcomeAt: null,
@@ -171,6 +173,7 @@ export class BoardView implements ToolHost, EditorApi {
         this.scene.apply(client.doc, u);
         const gone = [...this.selected].filter((id) => !this.scene.get(id));
         if (gone.length) this.setSelection([...this.selected].filter((id) => this.scene.get(id)));
+        if (this.editing && !this.scene.get(this.editing.id)) this.editing = null; // removed meanwhile
         this.renderer.invalidate();
         this.updateAttributes();
         this.markState();
@@ -269,6 +272,7 @@ export class BoardView implements ToolHost, EditorApi {
       view: visibleRect(camera, width, height),
       screen: { width, height },
       penOnly: this.penOnly,
+      editing: this.editing,
     };
   }
 
@@ -420,10 +424,38 @@ export class BoardView implements ToolHost, EditorApi {
     return true;
   }
 
+  openEditor = (id: string): void => {
+    const s = this.scene.get(id)?.shape;
+    if (!s || (s.kind !== 'formula' && s.kind !== 'graph') || !this.canEdit() || s.locked) return;
+    this.editing = { id, kind: s.kind };
+    this.markState();
+  };
+
+  /** closing a formula left empty removes it, as an empty text box is */
+  closeEditor = (): void => {
+    const id = this.editing?.id;
+    if (!id) return;
+    this.editing = null;
+    const s = this.scene.get(id)?.shape;
+    if (s?.kind === 'formula' && !String(s.latex ?? '').trim() && this.mayDelete(s))
+      this.commit((d) => arrange.deleteShapes(d, [id], () => true));
+    this.markState();
+  };
+
+  updateShape = (id: string, patch: Record<string, unknown>): boolean => {
+    if (!this.canEdit()) return false;
+    let changed = false;
+    const ok = this.commit((d) => {
+      changed = arrange.patchShape(d, id, patch);
+    });
+    return ok && changed;
+  };
+
   editText(id: string): void {
     const item = this.scene.get(id);
     if (!item || !this.canEdit()) return;
     const s = item.shape;
+    if (s.kind === 'formula' || s.kind === 'graph') return this.openEditor(id);
     if (s.kind !== 'sticky' && s.kind !== 'text' && s.kind !== 'shape') return;
     if (s.locked) return;
     const camera = this.renderer.camera;

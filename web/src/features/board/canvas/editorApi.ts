@@ -30,6 +30,8 @@ export interface EditorState {
   screen: { width: number; height: number };
   /** touch pans, only a stylus draws (palm rejection); a device preference in localStorage */
   penOnly: boolean;
+  /** the formula or graph whose editing panel is open */
+  editing: { id: string; kind: 'formula' | 'graph' } | null;
 }
 
 /** Preferences and board facts the view needs (settings, theme, the board's background). */
@@ -57,6 +59,11 @@ export interface EditorApi {
   setCamera(c: Camera): void;
   /** centre the view on a world point (minimap click) */
   centerOn(x: number, y: number): void;
+  /** open / close the editing panel of a formula or graph (EditorState.editing) */
+  openEditor(id: string): void;
+  closeEditor(): void;
+  /** change fields of one shape as one undo step (editing panels); false when refused */
+  updateShape(id: string, patch: Record<string, unknown>): boolean;
   /** other people's visible rectangles (minimap), by peer id */
   peerViewports(): ReadonlyMap<number, Rect>;
 }

@@ -22,6 +22,9 @@ export const DEFAULT_TEST_STYLE: ToolStyle = {
   elbow: false,
   arrowStart: false,
   arrowEnd: true,
+  formulaColor: 0,
+  formulaSize: 20,
+  formulaAlignment: 'equation',
 };
 
 export interface FakeEditor extends EditorApi {
@@ -44,6 +47,7 @@ export function fakeEditor(init: Partial<EditorState> = {}): FakeEditor {
     view: { minX: 0, minY: 0, maxX: 800, maxY: 600 },
     screen: { width: 800, height: 600 },
     penOnly: false,
+    editing: null,
     ...init,
   };
   const subs = new Set<() => void>();
@@ -97,6 +101,17 @@ export function fakeEditor(init: Partial<EditorState> = {}): FakeEditor {
     },
     centerOn(x: number, y: number) {
       record('centerOn', x, y);
+    },
+    openEditor(id: string) {
+      record('openEditor', id);
+    },
+    closeEditor() {
+      record('closeEditor');
+      fake.update({ editing: null });
+    },
+    updateShape(id: string, patch: Record<string, unknown>) {
+      record('updateShape', id, patch);
+      return true;
     },
     peerViewports: () => fake.peers,
   };

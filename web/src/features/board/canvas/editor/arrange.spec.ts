@@ -181,6 +181,29 @@ describe('arrange', () => {
     expect(getShape(state.doc, 's')!.strokeColor).toBeUndefined();
   });
 
+  it('patchShape sets a formula\'s fields, keeps its LaTeX collaborative and leaves locked shapes alone', () => {
+    const formula: ShapeRecord = {
+      id: 'f',
+      kind: 'formula',
+      creator: 7,
+      z: 'a6',
+      x: 0,
+      y: 0,
+      latex: 'x^2',
+      fontSize: 20,
+      color: 0,
+      alignment: 'equation',
+    };
+    const { state, run } = board([formula, rect('b', 'a1', 0, { locked: true })]);
+    expect(run((d) => arrange.patchShape(d, 'f', { latex: 'x^2+1', fontSize: 32, kind: 'text', creator: 1 }))).toBe(
+      true,
+    );
+    expect(getShape(state.doc, 'f')).toMatchObject({ kind: 'formula', creator: 7, latex: 'x^2+1', fontSize: 32 });
+    expect(run((d) => arrange.patchShape(d, 'f', { fontSize: 32 }))).toBe(false);
+    expect(run((d) => arrange.patchShape(d, 'b', { w: 5 }))).toBe(false);
+    expect(getShape(state.doc, 'b')!.w).toBe(100);
+  });
+
   it('keysBetween tolerates equal and foreign neighbours', () => {
     const k = arrange.keysBetween('a1', 'a2', 3);
     expect(k.every((x) => x > 'a1' && x < 'a2')).toBe(true);

@@ -10,6 +10,7 @@ import { getShape, moveShape, putShape, removeShape } from '../../realtime/board
 import { intersects, type Point, type Rect } from '../camera';
 import { isOrderKey, keyBetween } from '../fractionalIndex';
 import type { ToolStyle } from '../tools/types';
+import { setShapeText } from '../textOps';
 import { setFields } from './undo';
 
 /** what arrange needs of the scene: shapes bottom to top with their bounds */
@@ -218,6 +219,28 @@ export function restyle(
  * groups among them get new group ids and connector bindings among them point at the copies,
  * bindings to shapes not copied are dropped (the end keeps its point). Used by duplicate and paste.
  */
+/**
+ * Set fields of one unlocked shape (the formula and graph panels). `text`/`latex` stay
+ * collaborative text (a character diff); `undefined` removes a field. False when nothing changed.
+ */
+export function patchShape(d: BoardDoc, id: string, patch: Readonly<Record<string, unknown>>): boolean {
+  const s = getShape(d, id);
+  if (!s || s.locked) return false;
+  const plain: Record<string, unknown> = {};
+  let changed = false;
+  for (const [k, v] of Object.entries(patch)) {
+    if (k === 'id' || k === 'kind' || k === 'creator') continue;
+    if ((s as unknown as Record<string, unknown>)[k] === v) continue;
+    if ((k === 'text' || k === 'latex') && typeof v === 'string') changed = setShapeText(d, id, v, k) || changed;
+    else {
+      plain[k] = v;
+      changed = true;
+    }
+  }
+  if (Object.keys(plain).length) setFields(d, id, { ...s, ...plain } as ShapeRecord, Object.keys(plain));
+  return changed;
+}
+
 export function cloneShapes(
   shapes: readonly ShapeRecord[],
   newId: () => string,

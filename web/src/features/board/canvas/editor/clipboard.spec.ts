@@ -48,6 +48,9 @@ const style: ToolStyle = {
   elbow: false,
   arrowStart: false,
   arrowEnd: true,
+  formulaColor: 0,
+  formulaSize: 20,
+  formulaAlignment: 'equation',
 };
 
 describe('clipboard', () => {

@@ -82,6 +82,9 @@ export const TEST_STYLE: ToolStyle = {
   elbow: false,
   arrowStart: false,
   arrowEnd: true,
+  formulaColor: 0,
+  formulaSize: 20,
+  formulaAlignment: 'equation',
 };
 
 export interface FakeHostOptions {
@@ -97,7 +100,7 @@ export interface FakeHostOptions {
  * `shapes` are in the document (not counted as a commit) before the first tool runs.
  */
 export function fakeToolHost(shapes: ShapeRecord[] = [], o: FakeHostOptions = {}) {
-  const state = { doc: readyDoc(), commits: 0, edited: [] as string[] };
+  const state = { doc: readyDoc(), commits: 0, edited: [] as string[], opened: [] as string[] };
   const scene = new Scene();
   let selection = new Set<string>();
   let n = 0;
@@ -135,6 +138,7 @@ export function fakeToolHost(shapes: ShapeRecord[] = [], o: FakeHostOptions = {}
     redraw: () => undefined,
     snap: (p) => p,
     editText: (id) => void state.edited.push(id),
+    openEditor: (id) => void state.opened.push(id),
     setTool: () => undefined,
     notify: () => undefined,
     mayDelete: () => true,

@@ -43,6 +43,9 @@ const STYLE: ToolStyle = {
   elbow: false,
   arrowStart: false,
   arrowEnd: true,
+  formulaColor: 0,
+  formulaSize: 20,
+  formulaAlignment: 'equation',
 };
 
 interface Options {
@@ -63,6 +66,7 @@ function makeHost(opts: Options = {}) {
     commits: 0,
     drawn: [] as ShapeRecord[],
     editText: [] as string[],
+    opened: [] as string[],
     tools: [] as ToolId[],
     notes: [] as { kind: string; code: string; values?: Record<string, unknown> }[],
     pans: [] as [number, number][],
@@ -99,6 +103,7 @@ function makeHost(opts: Options = {}) {
       return { x: Math.round(p.x / grid) * grid, y: Math.round(p.y / grid) * grid };
     },
     editText: (id) => log.editText.push(id),
+    openEditor: (id) => log.opened.push(id),
     setTool: (id) => log.tools.push(id),
     notify: (kind, code, values) => log.notes.push({ kind, code, values }),
     mayDelete: opts.mayDelete ?? (() => true),

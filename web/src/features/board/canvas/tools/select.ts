@@ -44,7 +44,8 @@ export interface SelectToolOptions {
 }
 
 /** kinds that carry text edited in place */
-const TEXT_KINDS = new Set(['sticky', 'text', 'shape']);
+/** a double click edits these (text in place; formulas and graphs in their panels) */
+const TEXT_KINDS = new Set(['sticky', 'text', 'shape', 'formula', 'graph']);
 
 const centreOf = (r: Rect): Point => ({ x: (r.minX + r.maxX) / 2, y: (r.minY + r.maxY) / 2 });
 

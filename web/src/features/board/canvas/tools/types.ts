@@ -54,6 +54,10 @@ export interface ToolStyle {
   elbow: boolean;
   arrowStart: boolean;
   arrowEnd: boolean;
+  /** formula tool (toolFormula* settings): 0xRRGGBB, size, FORMULA_ALIGNMENTS */
+  formulaColor: number;
+  formulaSize: number;
+  formulaAlignment: string;
 }
 
 export interface ToolPointer extends Point {
@@ -96,6 +100,8 @@ export interface ToolHost {
   snap(p: Point, opts?: { exclude?: ReadonlySet<string>; alt?: boolean }): Point;
   /** edit the text of a text-bearing shape in place (sticky, text, shape label); resolves when done */
   editText(id: string): void;
+  /** open the page's editing panel of a formula or graph (placing one, double-click) */
+  openEditor(id: string): void;
   /** switch tools (e.g. text → select after placing) */
   setTool(id: ToolId): void;
   /** a message for the person (e.g. why a delete was refused) */

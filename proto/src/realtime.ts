@@ -137,8 +137,11 @@ export const MSG = {
 } as const;
 export type MsgType = (typeof MSG)[keyof typeof MSG];
 
-/** Ephemeral kinds: state kinds keep only the latest per tick; STROKE deltas are appended. */
-export const EPHEMERAL_KIND = { CURSOR: 1, STROKE: 2, SELECTION: 3, VIEWPORT: 4, LASER: 5 } as const;
+/**
+ * Ephemeral kinds: state kinds keep only the latest per tick; STROKE deltas are appended.
+ * INSTRUMENT: the geometry instruments (ruler, protractor, compass) someone has on the board.
+ */
+export const EPHEMERAL_KIND = { CURSOR: 1, STROKE: 2, SELECTION: 3, VIEWPORT: 4, LASER: 5, INSTRUMENT: 6 } as const;
 export type EphemeralKind = (typeof EPHEMERAL_KIND)[keyof typeof EPHEMERAL_KIND];
 export const EPHEMERAL_KINDS: readonly number[] = Object.values(EPHEMERAL_KIND);
 
@@ -439,6 +442,9 @@ export interface FormulaShape extends ShapeBase {
   fontSize: number;
   color: number;
   alignment: string;
+  /** rendered size in world units (so every peer's bounds match); older records lack them */
+  w?: number;
+  h?: number;
 }
 export interface GraphShape extends ShapeBase {
   kind: 'graph';

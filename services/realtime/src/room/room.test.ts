@@ -492,6 +492,27 @@ describe('Room', () => {
     expect(e.ephemeral).toEqual([]);
   });
 
+  it('E1/E5: geometry instruments (kind 6) are relayed like the laser, the latest per peer per tick, viewers’ too', async () => {
+    const { room, connect, settle } = setup();
+    const v = new TestClient(37);
+    const e = new TestClient(38);
+    const { peer: pv } = connect(v, { ...editor(37), access: 'view' });
+    const { peer: pe } = connect(e, editor(38));
+    await settle();
+    e.ephemeral = [];
+    v.ephemeral = [];
+    // the payload is the client's (u8 count + 21 bytes per instrument); the node only relays it
+    for (let i = 1; i <= 3; i++) e.sendEphemeral(EPHEMERAL_KIND.INSTRUMENT, Uint8Array.of(1, i, ...new Uint8Array(20)));
+    v.sendEphemeral(EPHEMERAL_KIND.INSTRUMENT, Uint8Array.of(0));
+    room.tick();
+    expect(v.ephemeral.filter((x) => x.peerId === pe.id).map((x) => [x.kind, x.data[1]])).toEqual([
+      [EPHEMERAL_KIND.INSTRUMENT, 3],
+    ]);
+    expect(e.ephemeral.filter((x) => x.peerId === pv.id).map((x) => [x.kind, x.data.length])).toEqual([
+      [EPHEMERAL_KIND.INSTRUMENT, 1],
+    ]);
+  });
+
   it('L4: a change over the operation limits is refused (change_too_big) before it is applied, forwarded or journaled', async () => {
     const { room, connect, settle, journal } = setup();
     const a = new TestClient(35);

@@ -103,6 +103,9 @@ export const SHORTCUTS: readonly Shortcut[] = [
   tool('sticky', 'N'),
   tool('text', 'T'),
   tool('laser', 'K', 'view'),
+  tool('compass', 'Shift+C'),
+  tool('ruler', 'Shift+R'),
+  tool('protractor', 'Shift+P'),
   ...[1, 2, 3, 4, 5, 6, 7, 8, 9].map((n): Shortcut => ({
     target: { preset: n },
     keys: String(n),

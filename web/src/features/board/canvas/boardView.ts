@@ -37,6 +37,10 @@ import { keyAbove } from './fractionalIndex';
 import { cssColor } from './geometry';
 import { snapGrid } from './background';
 import { LaserTrails } from './laserTrail';
+import { CompassTool } from './instruments/compassTool';
+import { InstrumentsLayer } from './instruments/instrumentsLayer';
+import { ProtractorTool } from './instruments/protractorTool';
+import { RulerTool } from './instruments/rulerTool';
 import { drawStroke, paintShape, type PaintContext } from './painters';
 import { CanvasRenderer } from './renderer';
 import { Scene } from './scene';
@@ -89,6 +93,11 @@ export class BoardView implements ToolHost, EditorApi {
   private selected = new Set<string>();
   private readonly undo = new UndoManager();
   private readonly lasers = new LaserTrails();
+  /** ruler, protractor and compass: mine and the other peers' (ephemeral, never stored) */
+  private readonly instrumentsLayer = new InstrumentsLayer({
+    background: () => this.options.background,
+    redraw: () => this.renderer.invalidate(),
+  });
   private readonly textEditor: TextEditor;
   private readonly clipboard: BoardClipboard;
   private readonly sceneCanvas = document.createElement('canvas');
@@ -129,6 +138,9 @@ export class BoardView implements ToolHost, EditorApi {
       ...createTools({ textEditor: () => this.textEditor, laserTrails: this.lasers }),
       select: new SelectTool({ snapping: () => (this.options.snapping ? { grid: this.gridSpacing() } : null) }),
       connector: new ConnectorTool(),
+      compass: new CompassTool(this.instrumentsLayer),
+      ruler: new RulerTool(this.instrumentsLayer),
+      protractor: new ProtractorTool(this.instrumentsLayer),
     };
     this.tool = this.tools.select;
     this.clipboard = new BoardClipboard({
@@ -180,6 +192,7 @@ export class BoardView implements ToolHost, EditorApi {
       }),
       client.onEphemeral(() => {
         this.syncRemoteLasers();
+        this.instrumentsLayer.syncRemote(this.client.remote.instruments);
         this.renderer.invalidate();
         this.placeCursors();
         this.updateAttributes();
@@ -301,6 +314,9 @@ export class BoardView implements ToolHost, EditorApi {
   }
   get ephemeral() {
     return this.client.outbox;
+  }
+  instruments(): InstrumentsLayer {
+    return this.instrumentsLayer;
   }
   zoom(): number {
     return this.renderer.camera.zoom;
@@ -723,6 +739,7 @@ export class BoardView implements ToolHost, EditorApi {
     this.textEditor.close();
     cancelAnimationFrame(this.inertia);
     cancelAnimationFrame(this.laserAnimation);
+    this.instrumentsLayer.dispose();
     for (const d of this.disposers.splice(0)) d();
     this.renderer.destroy();
     this.listeners.clear();
@@ -1093,6 +1110,12 @@ export class BoardView implements ToolHost, EditorApi {
       }
     }
     this.tool.drawOverlay?.(g, this);
+    this.instrumentsLayer.drawOverlay(g, {
+      zoom,
+      theme: this.options.theme,
+      peerColor: (peer) => this.peerColor(peer),
+      peerName: (peer) => this.client.getSnapshot().presence.find((p) => p.peerId === peer)?.name,
+    });
     this.lasers.draw(g, performance.now(), zoom, (peer) => (peer < 0 ? '#ef4444' : this.peerColor(peer)));
   }
 

@@ -1,6 +1,7 @@
 /// <reference types="jest" />
 import { decodeCursor, decodeStrokeDelta, EPHEMERAL_KIND, RT_CLIENT_EPHEMERAL_MS, STROKE_FLAG } from '@wb/proto';
 import { decodeLaser, encodeLaser, EphemeralOutbox, LASER_KEEP_MS, RemoteEphemeral } from './ephemeral';
+import { decodeInstruments, encodeInstruments, INSTRUMENT_STALE_MS, type InstrumentPayload } from './ephemeral';
 import { FakeTimers } from './testing/fakeTimers';
 
 function outbox() {
@@ -143,5 +144,71 @@ describe('laser pointer (kind 5)', () => {
     expect(remote.lasers.get(4)!.map((p) => p.x)).toEqual([10]);
     remote.prune(new Set(), 90 + LASER_KEEP_MS);
     expect(remote.lasers.size).toBe(0);
+  });
+});
+
+describe('instrument ephemerals (kind 6)', () => {
+  const ruler: InstrumentPayload = { type: 'ruler', x: 10.5, y: -20, angle: 0.5, size: 320, extra: 0 };
+  const protractor: InstrumentPayload = { type: 'protractor', x: 0, y: 0, angle: -1.25, size: 160, extra: NaN };
+  const compass: InstrumentPayload = { type: 'compass', x: 1e6, y: 3, angle: 3, size: 64, extra: -2.5 };
+
+  it('round-trips all of a person’s instruments in one compact payload; empty means none', () => {
+    const bytes = encodeInstruments([ruler, protractor, compass]);
+    expect(bytes.length).toBe(1 + 3 * 21);
+    const back = decodeInstruments(bytes);
+    expect(back.map((i) => i.type)).toEqual(['ruler', 'protractor', 'compass']);
+    // f32 on the wire: within float precision of what went out
+    back.forEach((b, i) => {
+      const sent = [ruler, protractor, compass][i]!;
+      for (const k of ['x', 'y', 'angle', 'size'] as const) expect(b[k]).toBeCloseTo(sent[k], 4);
+    });
+    expect(back[0]!.extra).toBe(0);
+    expect(back[1]!.extra).toBeNaN();
+    expect(back[2]!.extra).toBeCloseTo(-2.5, 6);
+    expect(decodeInstruments(encodeInstruments([]))).toEqual([]);
+  });
+
+  it('refuses malformed payloads with a RangeError', () => {
+    const good = encodeInstruments([ruler]);
+    expect(() => decodeInstruments(new Uint8Array())).toThrow(RangeError);
+    expect(() => decodeInstruments(good.slice(0, -1))).toThrow(RangeError);
+    expect(() => decodeInstruments(Uint8Array.of(4, ...new Uint8Array(84)))).toThrow(RangeError);
+    const badType = good.slice();
+    badType[1] = 9;
+    expect(() => decodeInstruments(badType)).toThrow(RangeError);
+    expect(() => decodeInstruments(encodeInstruments([{ ...ruler, x: Infinity }]))).toThrow(RangeError);
+    expect(() => decodeInstruments(encodeInstruments([{ ...ruler, size: -1 }]))).toThrow(RangeError);
+    expect(() => encodeInstruments([ruler, ruler, ruler, ruler])).toThrow(RangeError);
+  });
+
+  it('the outbox sends the latest set per flush; RemoteEphemeral keeps it per peer until empty, gone or stale', () => {
+    const { box, timers, sent } = outbox();
+    box.setInstruments([ruler]);
+    box.setInstruments([ruler, compass]);
+    timers.advance(RT_CLIENT_EPHEMERAL_MS);
+    box.setInstruments([]);
+    timers.advance(RT_CLIENT_EPHEMERAL_MS);
+    const frames = sent.filter((s) => s.kind === EPHEMERAL_KIND.INSTRUMENT).map((s) => decodeInstruments(s.bytes));
+    expect(frames.map((f) => f.map((i) => i.type))).toEqual([['ruler'], ['ruler', 'compass'], []]);
+
+    const remote = new RemoteEphemeral();
+    const item = (peerId: number, items: InstrumentPayload[]) => ({
+      peerId,
+      kind: EPHEMERAL_KIND.INSTRUMENT,
+      data: encodeInstruments(items),
+    });
+    expect(remote.apply(item(4, [ruler, protractor]), 100)).toBe(true);
+    remote.apply(item(5, [compass]), 100);
+    expect(remote.instruments.get(4)).toMatchObject({ at: 100, items: [{ type: 'ruler' }, { type: 'protractor' }] });
+    expect(remote.apply({ peerId: 4, kind: EPHEMERAL_KIND.INSTRUMENT, data: Uint8Array.of(1) }, 110)).toBe(false);
+    remote.apply(item(5, []), 120);
+    expect(remote.instruments.has(5)).toBe(false);
+    remote.prune(new Set([4]), 100 + INSTRUMENT_STALE_MS);
+    expect(remote.instruments.has(4)).toBe(true);
+    remote.prune(new Set([4]), 101 + INSTRUMENT_STALE_MS);
+    expect(remote.instruments.has(4)).toBe(false);
+    remote.apply(item(6, [ruler]), 0);
+    remote.prune(new Set(), 1);
+    expect(remote.instruments.size).toBe(0);
   });
 });

@@ -3,7 +3,8 @@
  * RT_CLIENT_EPHEMERAL_MS (~30 Hz); cursor, selection and viewport keep only their latest value,
  * stroke points accumulate into one delta per flush — and what it keeps of the other peers'.
  * The laser pointer (kind 5) is latest-wins like the cursor; receivers keep its recent points
- * for a fading trail.
+ * for a fading trail. The geometry instruments (kind 6) are latest-wins too: one message carries
+ * all of a person's instruments.
  */
 import {
   decodeCursor,
@@ -49,6 +50,67 @@ export function decodeLaser(bytes: Uint8Array): CursorPayload | null {
   return p;
 }
 
+/** The geometry instruments' kinds on the wire (SPEC E1 kind 6). */
+export const INSTRUMENT_TYPES = ['ruler', 'protractor', 'compass'] as const;
+export type InstrumentType = (typeof INSTRUMENT_TYPES)[number];
+/**
+ * One instrument someone has on the board, compact: ruler x, y = its 0 mark, angle, size =
+ * length; protractor x, y = centre, angle of the baseline, size = radius, extra = the measuring
+ * arm's angle (NaN: none); compass x, y = needle, angle = where the sweep started, size = radius,
+ * extra = the sweep so far (radians).
+ */
+export interface InstrumentPayload {
+  type: InstrumentType;
+  x: number;
+  y: number;
+  angle: number;
+  size: number;
+  extra: number;
+}
+/** a person has at most one of each */
+const INSTRUMENT_BYTES = 1 + 5 * 4;
+
+/**
+ * Instruments payload: u8 count, then per instrument u8 type (1 ruler, 2 protractor, 3 compass)
+ * and f32 x, y, angle, size, extra (little-endian). All of a person's instruments travel in one
+ * message, so the relay's latest-wins per kind keeps them all; count 0 = none any more.
+ */
+export function encodeInstruments(items: readonly InstrumentPayload[]): Uint8Array {
+  if (items.length > INSTRUMENT_TYPES.length) throw new RangeError('too many instruments');
+  const out = new Uint8Array(1 + items.length * INSTRUMENT_BYTES);
+  const view = new DataView(out.buffer);
+  out[0] = items.length;
+  items.forEach((it, i) => {
+    const at = 1 + i * INSTRUMENT_BYTES;
+    out[at] = INSTRUMENT_TYPES.indexOf(it.type) + 1;
+    [it.x, it.y, it.angle, it.size, it.extra].forEach((v, k) => view.setFloat32(at + 1 + k * 4, v, true));
+  });
+  return out;
+}
+export function decodeInstruments(bytes: Uint8Array): InstrumentPayload[] {
+  const count = bytes[0] ?? -1;
+  if (count < 0 || count > INSTRUMENT_TYPES.length || bytes.length !== 1 + count * INSTRUMENT_BYTES)
+    throw new RangeError('bad instruments payload');
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const out: InstrumentPayload[] = [];
+  for (let i = 0; i < count; i++) {
+    const at = 1 + i * INSTRUMENT_BYTES;
+    const type = INSTRUMENT_TYPES[bytes[at]! - 1];
+    const [x, y, angle, size, extra] = [0, 1, 2, 3, 4].map((k) => view.getFloat32(at + 1 + k * 4, true)) as [
+      number,
+      number,
+      number,
+      number,
+      number,
+    ];
+    if (!type || ![x, y, angle, size].every(Number.isFinite) || size < 0) throw new RangeError('bad instrument');
+    out.push({ type, x, y, angle, size, extra });
+  }
+  return out;
+}
+/** a peer's instruments vanish when nothing was heard of them for this long (ms); senders repeat every second */
+export const INSTRUMENT_STALE_MS = 3000;
+
 interface OpenStroke {
   id: string;
   color: number;
@@ -67,6 +129,8 @@ export class EphemeralOutbox {
   private viewport: ViewportPayload | null = null;
   /** undefined = nothing to send; null = "laser off" to send */
   private laser: CursorPayload | null | undefined = undefined;
+  /** undefined = nothing to send */
+  private instruments: InstrumentPayload[] | undefined = undefined;
   private stroke: OpenStroke | null = null;
   /** strokes that ended and still have bytes to send */
   private closing: OpenStroke[] = [];
@@ -96,6 +160,11 @@ export class EphemeralOutbox {
     this.laser = p ? { x: p.x, y: p.y } : null;
     this.schedule();
   }
+  /** all of this person's instruments on the board (empty: none); latest wins */
+  setInstruments(items: readonly InstrumentPayload[]): void {
+    this.instruments = items.map((it) => ({ ...it }));
+    this.schedule();
+  }
   strokeStart(id: string, color: number, width: number, x: number, y: number): void {
     if (this.stroke) this.strokeEnd();
     this.stroke = { id, color, width, sent: 0, queued: [x, y], started: false, ended: false };
@@ -118,6 +187,7 @@ export class EphemeralOutbox {
   reset(): void {
     this.cursor = this.selection = this.viewport = null;
     this.laser = undefined;
+    this.instruments = undefined;
     this.stroke = null;
     this.closing = [];
     if (this.timer !== null) this.timers.clearTimeout(this.timer);
@@ -141,8 +211,10 @@ export class EphemeralOutbox {
     if (this.selection) this.send(EPHEMERAL_KIND.SELECTION, encodeSelection(this.selection));
     if (this.viewport) this.send(EPHEMERAL_KIND.VIEWPORT, encodeViewport(this.viewport));
     if (this.laser !== undefined) this.send(EPHEMERAL_KIND.LASER, encodeLaser(this.laser));
+    if (this.instruments) this.send(EPHEMERAL_KIND.INSTRUMENT, encodeInstruments(this.instruments));
     this.cursor = this.selection = this.viewport = null;
     this.laser = undefined;
+    this.instruments = undefined;
     for (const s of this.closing) this.flushStroke(s);
     this.closing = [];
     if (this.stroke) this.flushStroke(this.stroke);
@@ -187,6 +259,8 @@ export class RemoteEphemeral {
   readonly strokes = new Map<string, RemoteStroke>();
   /** each peer's recent laser points, oldest first (a fading trail) */
   readonly lasers = new Map<number, LaserPoint[]>();
+  /** each peer's instruments on the board and when they were last heard of (ms) */
+  readonly instruments = new Map<number, { items: InstrumentPayload[]; at: number }>();
 
   /** applies one batch item; returns false for an item it could not read (ignored) */
   apply(item: EphemeralItem, now: number): boolean {
@@ -226,6 +300,12 @@ export class RemoteEphemeral {
           dropOldLaserPoints(trail, now);
           return true;
         }
+        case EPHEMERAL_KIND.INSTRUMENT: {
+          const items = decodeInstruments(item.data);
+          if (items.length) this.instruments.set(item.peerId, { items, at: now });
+          else this.instruments.delete(item.peerId);
+          return true;
+        }
         default:
           return false;
       }
@@ -248,6 +328,8 @@ export class RemoteEphemeral {
       dropOldLaserPoints(trail, now);
       if (!livePeers.has(peer) || trail.length === 0) this.lasers.delete(peer);
     }
+    for (const [peer, ins] of this.instruments)
+      if (!livePeers.has(peer) || now - ins.at > INSTRUMENT_STALE_MS) this.instruments.delete(peer);
   }
 
   clear(): void {
@@ -256,6 +338,7 @@ export class RemoteEphemeral {
     this.viewports.clear();
     this.strokes.clear();
     this.lasers.clear();
+    this.instruments.clear();
   }
 }
 

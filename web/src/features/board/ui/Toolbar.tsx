@@ -7,6 +7,7 @@
 import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import {
+  Angle,
   ArrowBigRight,
   ChevronDown,
   ChevronsLeft,
@@ -14,6 +15,7 @@ import {
   Circle,
   CircleHelp,
   Diamond,
+  DraftingCompass,
   Eraser,
   Hand,
   Hexagon,
@@ -21,6 +23,7 @@ import {
   Pen,
   Redo2,
   Route,
+  Ruler,
   Slash,
   Spline,
   Square,
@@ -60,6 +63,9 @@ export const TOOL_ICONS: Record<ToolId, LucideIcon> = {
   sticky: StickyNote,
   text: Type,
   laser: Zap,
+  compass: DraftingCompass,
+  ruler: Ruler,
+  protractor: Angle,
 };
 
 /** what a viewer may still use: looking around and pointing */

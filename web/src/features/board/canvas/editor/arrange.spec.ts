@@ -201,7 +201,7 @@ describe('arrange', () => {
     expect(getShape(state.doc, 'f')).toMatchObject({ kind: 'formula', creator: 7, latex: 'x^2+1', fontSize: 32 });
     expect(run((d) => arrange.patchShape(d, 'f', { fontSize: 32 }))).toBe(false);
     expect(run((d) => arrange.patchShape(d, 'b', { w: 5 }))).toBe(false);
-    expect(getShape(state.doc, 'b')!.w).toBe(100);
+    expect(getShape(state.doc, 'b')).toMatchObject({ w: 100 });
   });
 
   it('keysBetween tolerates equal and foreign neighbours', () => {

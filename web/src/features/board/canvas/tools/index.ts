@@ -21,7 +21,10 @@ export interface CreateToolsOptions {
   laserTrails?: LaserTrails;
 }
 
-export function createTools(opts: CreateToolsOptions = {}): Record<Exclude<ToolId, 'select' | 'connector'>, Tool> {
+/** the geometry instruments share the view's instruments layer: the view adds them (instruments/) */
+type ViewTools = 'select' | 'connector' | 'compass' | 'ruler' | 'protractor';
+
+export function createTools(opts: CreateToolsOptions = {}): Record<Exclude<ToolId, ViewTools>, Tool> {
   return {
     hand: new HandTool(),
     pen: new PenTool(),

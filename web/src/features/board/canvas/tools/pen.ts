@@ -6,6 +6,7 @@
 import { packPoints, pointsGridExp } from '@wb/proto';
 import type { PenShape } from '@wb/proto';
 import { putShape } from '../../realtime/boardDoc';
+import { projectToEdge, projectToRulerEdge, type Ruler, type RulerEdge } from '../instruments/model';
 import type { Tool, ToolHost, ToolPointer } from './types';
 
 /**
@@ -37,6 +38,8 @@ interface Stroke {
   zoom: number;
   /** the preview record, rebuilt only when points arrived */
   preview: PenShape | null;
+  /** started by a ruler's edge: every point goes onto that edge (a straight stroke along it) */
+  ruler: { ruler: Ruler; edge: RulerEdge } | null;
 }
 
 export class PenTool implements Tool {
@@ -54,6 +57,9 @@ export class PenTool implements Tool {
     const style = host.style();
     // only a stylus reports real pressure; a mouse's constant 0.5 would only add bytes
     const pressured = p.pointerType === 'pen' && !style.fixedWidth;
+    const ruler = host.instruments?.().ruler() ?? null;
+    const snapped = ruler ? projectToRulerEdge(p, ruler, host.zoom()) : null;
+    if (snapped) p = { ...p, x: snapped.x, y: snapped.y };
     this.stroke = {
       id: host.newId(),
       points: [p.x, p.y],
@@ -63,6 +69,7 @@ export class PenTool implements Tool {
       linePattern: style.linePattern,
       zoom: host.zoom(),
       preview: null,
+      ruler: ruler && snapped ? { ruler: { ...ruler }, edge: snapped.edge } : null,
     };
     host.ephemeral.strokeStart(this.stroke.id, style.strokeColor, style.strokeWidth, p.x, p.y);
     host.redraw();
@@ -71,6 +78,7 @@ export class PenTool implements Tool {
   move(p: ToolPointer, host: ToolHost): void {
     const s = this.stroke;
     if (!s) return;
+    if (s.ruler) p = { ...p, ...projectToEdge(p, s.ruler.ruler, s.ruler.edge) };
     const n = s.points.length;
     // skip sub-pixel jitter: at most one point per screen pixel
     if (Math.hypot(p.x - s.points[n - 2]!, p.y - s.points[n - 1]!) * host.zoom() < 1) return;

@@ -8,6 +8,7 @@ import type { ShapeRecord } from '@wb/proto';
 import type { BoardDoc } from '../../realtime/boardDoc';
 import type { EphemeralOutbox } from '../../realtime/ephemeral';
 import type { Point, Rect } from '../camera';
+import type { Ruler } from '../instruments/model';
 import type { Scene } from '../scene';
 
 export const TOOL_IDS = [
@@ -29,6 +30,9 @@ export const TOOL_IDS = [
   'sticky',
   'text',
   'laser',
+  'compass',
+  'ruler',
+  'protractor',
 ] as const;
 export type ToolId = (typeof TOOL_IDS)[number];
 
@@ -114,6 +118,8 @@ export interface ToolHost {
   pan(dsx: number, dsy: number): void;
   /** draw an uncommitted shape record as it will look (tool previews), world transform set */
   drawShape(g: CanvasRenderingContext2D, shape: ShapeRecord): void;
+  /** the geometry instruments on the board (the pen draws along a ruler's edge); none: no instruments */
+  instruments?(): { ruler(): Ruler | null };
 }
 
 export interface Tool {

@@ -33,6 +33,10 @@ describe('validateShapeRecord (SPEC D4, D10)', () => {
     expect(validateShapeRecord({ ...VALID.pen, points: float32Points([0, 0, 1, 1]) })).toBeNull();
     expect(validateShapeRecord({ ...VALID.sticky, text: { textLength: 12 } })).toBeNull();
     expect(validateShapeRecord({ ...VALID.formula, latex: { textLength: 0 } })).toBeNull();
+    // formulas carry their rendered size (w, h) since the editor typesets them; older ones do not
+    expect(validateShapeRecord({ ...VALID.formula, w: 120.5, h: 40 })).toBeNull();
+    expect(validateShapeRecord({ ...VALID.formula, w: -1, h: 40 })).toMatch(/formula\.w/);
+    expect(validateShapeRecord({ ...VALID.formula, w: 10, h: 'tall' })).toMatch(/formula\.h/);
     expect(validateShapeRecord({ ...VALID.pen, rotation: undefined })).toBeNull();
   });
 

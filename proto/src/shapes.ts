@@ -211,6 +211,8 @@ const KIND_FIELDS: Record<ShapeKind, Record<string, FieldSpec>> = {
     fontSize: req(fontSize),
     color: req(colour),
     alignment: req(oneOf(FORMULA_ALIGNMENTS)),
+    w: opt(size),
+    h: opt(size),
   },
   graph: { spec: req(text(L.maxSpec, false)), w: req(size), h: req(size) },
   image: { fileId: req(word(1, L.maxIdLength)), w: req(size), h: req(size) },

@@ -24,6 +24,7 @@ import { accessOf, fromRgb, isPhone, toRgb, useEditorState } from './ui/editorHo
 import { Minimap } from './ui/Minimap';
 import { Scrollbars } from './ui/Scrollbars';
 import { SelectionBar } from './ui/SelectionBar';
+import { ShapeEditorHost } from './ui/ShapeEditorHost';
 import { ShortcutsPanel } from './ui/ShortcutsPanel';
 import { STICKY_COLORS, StylePanel, styleSections, type PenPreset } from './ui/StylePanel';
 import { Toolbar } from './ui/Toolbar';
@@ -343,6 +344,11 @@ export function BoardSession({ boardId, userId, name, guest, style, settings, pl
                 editor={editor}
                 powerTools={plan.features.powerTools}
                 onUpgrade={() => setUpgrade('powerTools')}
+              />
+              <ShapeEditorHost
+                editor={editor}
+                advancedGraphs={plan.features.advancedGraphs}
+                onUpgrade={() => setUpgrade('advancedGraphs')}
               />
               <StyleSheet
                 editor={editor}

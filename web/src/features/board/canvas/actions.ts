@@ -102,6 +102,7 @@ export const SHORTCUTS: readonly Shortcut[] = [
   tool('arrow', 'A'),
   tool('sticky', 'N'),
   tool('text', 'T'),
+  tool('formula', 'M'),
   tool('laser', 'K', 'view'),
   tool('compass', 'Shift+C'),
   tool('ruler', 'Shift+R'),

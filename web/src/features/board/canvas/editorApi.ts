@@ -59,6 +59,8 @@ export interface EditorApi {
   setCamera(c: Camera): void;
   /** centre the view on a world point (minimap click) */
   centerOn(x: number, y: number): void;
+  /** ids of the selected shapes (export of the selection) */
+  selection(): ReadonlySet<string>;
   /** open / close the editing panel of a formula or graph (EditorState.editing) */
   openEditor(id: string): void;
   closeEditor(): void;

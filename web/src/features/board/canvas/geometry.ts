@@ -313,7 +313,11 @@ export function shapeGeometry(shape: ShapeRecord, points?: Float32Array): ShapeG
       break;
     }
     case 'formula': {
-      const { w, h } = formulaSize(str(shape.latex), num(shape.fontSize, 20));
+      // typeset formulas store their rendered size; older records are sized from their source
+      const { w, h } =
+        typeof shape.w === 'number' && typeof shape.h === 'number'
+          ? { w: num(shape.w), h: num(shape.h) }
+          : formulaSize(str(shape.latex), num(shape.fontSize, 20));
       g = { box: { x: shape.x, y: shape.y, w, h, rotation }, path: null, closed: true, outline: null, reach: 0 };
       break;
     }

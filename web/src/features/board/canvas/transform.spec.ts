@@ -43,6 +43,19 @@ const SAMPLES: ShapeRecord[] = [
   { ...base, kind: 'graph', x: 0, y: 0, w: 300, h: 200, spec: '{"e":[]}' },
   { ...base, kind: 'image', x: 0, y: 0, w: 300, h: 200, fileId: 'f1' },
   { ...base, kind: 'documentPage', x: 0, y: 0, w: 300, h: 400, fileId: 'f2', page: 2 },
+  // a formula with its rendered size stored: resizing scales w/h with the font
+  {
+    ...base,
+    kind: 'formula',
+    x: 0,
+    y: 40,
+    latex: '\\frac{a}{b}',
+    fontSize: 20,
+    color: 0,
+    alignment: 'equation',
+    w: 44,
+    h: 52,
+  },
 ];
 
 const boxRect = (s: ShapeRecord): Rect => {
@@ -92,6 +105,13 @@ describe('transforms', () => {
         p1.forEach((v, i) => expect(Math.abs(v - p2[i]!)).toBeLessThanOrEqual(0.5));
       }
     }
+  });
+
+  it('resizing a formula scales its font and its stored rendered size together', () => {
+    const f = SAMPLES.at(-1)!;
+    const from = boxRect(f);
+    const to = { minX: from.minX, minY: from.minY, maxX: from.maxX * 2, maxY: from.minY + (from.maxY - from.minY) * 2 };
+    expect(resizeShape(f, from, to)).toMatchObject({ kind: 'formula', fontSize: 40, w: 88, h: 104 });
   });
 
   it('resize maps the box: doubling a rectangle, scaling a stroke, text font and sticky proportions', () => {

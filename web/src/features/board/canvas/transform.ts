@@ -87,8 +87,11 @@ export function resizeShape<S extends ShapeRecord>(shape: S, from: Rect, to: Rec
       return { ...shape, x: ncx - w / 2, y: ncy - h / 2, w, fontSize: clampFont(r.fontSize * ly) };
     }
     case 'formula': {
-      const k = dominant(lx, ly);
-      return { ...shape, x: ncx - (box.w * k) / 2, y: ncy - (box.h * k) / 2, fontSize: clampFont(r.fontSize * k) };
+      const fontSize = clampFont(r.fontSize * dominant(lx, ly));
+      // the rendered size (w/h, when stored) grows with the font; the box follows the clamped size
+      const k = fontSize / r.fontSize;
+      const sized = typeof r.w === 'number' && typeof r.h === 'number' ? { w: r.w * k, h: r.h * k } : {};
+      return { ...shape, ...sized, x: ncx - (box.w * k) / 2, y: ncy - (box.h * k) / 2, fontSize };
     }
     case 'sticky': {
       const k = dominant(lx, ly);

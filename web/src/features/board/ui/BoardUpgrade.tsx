@@ -4,7 +4,7 @@ import { Modal } from '../../../ui/Modal';
 import { UpgradePrompt } from '../../../ui/UpgradePrompt';
 import { useUpgradeVariant } from '../../billing/useBilling';
 
-export type BoardUpgradeReason = 'powerTools' | 'presets';
+export type BoardUpgradeReason = 'powerTools' | 'presets' | 'advancedGraphs';
 
 export function BoardUpgradeDialog({
   reason,

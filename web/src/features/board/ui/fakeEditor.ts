@@ -102,6 +102,7 @@ export function fakeEditor(init: Partial<EditorState> = {}): FakeEditor {
     centerOn(x: number, y: number) {
       record('centerOn', x, y);
     },
+    selection: () => new Set<string>(),
     openEditor(id: string) {
       record('openEditor', id);
     },

@@ -3,6 +3,7 @@
  * view (their own modules); this covers every other ToolId.
  */
 import type { LaserTrails } from '../laserTrail';
+import { FormulaTool } from '../../formula/formulaTool';
 import { EraserTool } from './eraser';
 import { createGeometricTools } from './geometric';
 import { HandTool } from './hand';
@@ -35,6 +36,7 @@ export function createTools(opts: CreateToolsOptions = {}): Record<Exclude<ToolI
     ...createGeometricTools(),
     sticky: new StickyTool(),
     text: new TextTool(opts.textEditor ?? (() => null)),
+    formula: new FormulaTool(),
     laser: new LaserTool(opts.laserTrails),
   };
 }

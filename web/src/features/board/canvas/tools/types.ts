@@ -29,6 +29,7 @@ export const TOOL_IDS = [
   'arrow',
   'sticky',
   'text',
+  'formula',
   'laser',
   'compass',
   'ruler',

@@ -9,7 +9,8 @@
  * attached (bindings.ts) and one undo step holding the touched shapes before and after.
  */
 import { RT_LIMITS } from '@wb/proto';
-import type { ShapeRecord } from '@wb/proto';
+import type { GraphShape, ShapeRecord } from '@wb/proto';
+import { panRange, parseGraphSpec, plotFraction, serializeGraphSpec, zoomRange } from '../graph/graphSpec';
 import type { BoardClient } from '../realtime/boardClient';
 import { getShape, newShapeId, readShape, type BoardDoc } from '../realtime/boardDoc';
 import { bucketOf } from '@wb/proto';
@@ -120,6 +121,10 @@ export class BoardView implements ToolHost, EditorApi {
   private stateDirty = false;
   /** the formula or graph whose panel is open (EditorState.editing) */
   private editing: EditorState['editing'] = null;
+  /** a drag inside the graph being edited pans its plot (previewed as a scene override) */
+  private plotDrag: { shape: GraphShape; from: Point; spec: string | null } | null = null;
+  /** wheel zooming of that plot: committed once the wheel rests */
+  private plotWheelTimer = 0;
   /** performance.now() of WELCOME, SYNCED and the first full paint after SYNCED (benchmarks) */
   readonly timings: { welcomeAt: number | null; syncedAt: number | null; paintedAt: number | null } = {
     welcomeAt: null,
@@ -739,6 +744,7 @@ export class BoardView implements ToolHost, EditorApi {
     this.textEditor.close();
     cancelAnimationFrame(this.inertia);
     cancelAnimationFrame(this.laserAnimation);
+    clearTimeout(this.plotWheelTimer);
     this.instrumentsLayer.dispose();
     for (const d of this.disposers.splice(0)) d();
     this.renderer.destroy();
@@ -881,6 +887,11 @@ export class BoardView implements ToolHost, EditorApi {
     if (e.button !== 0) return;
     if (this.tool.edits && !this.canEdit()) return;
     g.toolPointer = e.pointerId;
+    const graph = this.editedGraphAt(p);
+    if (graph) {
+      this.plotDrag = { shape: graph, from: p, spec: null };
+      return;
+    }
     this.tool.down(p, this);
   }
 
@@ -921,6 +932,7 @@ export class BoardView implements ToolHost, EditorApi {
       }
       return;
     }
+    if (this.plotDrag) return this.dragPlot(p);
     // coalesced events: every sample of a fast stroke, not one per frame
     const samples = e.getCoalescedEvents?.() ?? [];
     if (samples.length > 1) for (const s of samples) this.tool.move(this.pointer(s), this);
@@ -944,7 +956,8 @@ export class BoardView implements ToolHost, EditorApi {
     }
     if (e.pointerId !== g.toolPointer) return;
     g.toolPointer = null;
-    this.tool.up(this.pointer(e), this);
+    if (this.plotDrag) this.endPlotDrag(true);
+    else this.tool.up(this.pointer(e), this);
     this.markState();
   }
 
@@ -953,12 +966,62 @@ export class BoardView implements ToolHost, EditorApi {
     g.pointers.delete(e.pointerId);
     if (e.pointerId === g.toolPointer) {
       g.toolPointer = null;
-      this.tool.cancel(this);
+      if (this.plotDrag) this.endPlotDrag(false);
+      else this.tool.cancel(this);
     }
     if (!g.pointers.size) {
       g.pan = null;
       g.pinch = null;
     }
+  }
+
+  /**
+   * The graph whose panel is open when `p` is inside its plot (not on the edge, where the select
+   * tool's handles resize it): dragging there pans the plot and the wheel zooms it.
+   */
+  private editedGraphAt(p: Point): GraphShape | null {
+    if (this.editing?.kind !== 'graph' || this.tool.id !== 'select' || !this.canEdit()) return null;
+    const id = this.editing.id;
+    const s = this.scene.overrides.get(id) ?? this.scene.get(id)?.shape;
+    if (s?.kind !== 'graph' || s.locked) return null;
+    const edge = 10 / this.zoom();
+    const inside = p.x > s.x + edge && p.x < s.x + s.w - edge && p.y > s.y + edge && p.y < s.y + s.h - edge;
+    return inside ? s : null;
+  }
+
+  private previewPlot(shape: GraphShape, spec: string | null): void {
+    if (spec) this.scene.overrides.set(shape.id, { ...shape, spec });
+    else this.scene.overrides.delete(shape.id);
+    this.scene.touch();
+    this.renderer.invalidate();
+  }
+
+  private dragPlot(p: Point): void {
+    const d = this.plotDrag!;
+    const { spec } = parseGraphSpec(d.shape.spec);
+    d.spec = serializeGraphSpec(panRange(spec, p.x - d.from.x, p.y - d.from.y, d.shape.w, d.shape.h));
+    this.previewPlot(d.shape, d.spec);
+  }
+
+  private endPlotDrag(commit: boolean): void {
+    const d = this.plotDrag!;
+    this.plotDrag = null;
+    this.previewPlot(d.shape, null);
+    if (commit && d.spec) this.updateShape(d.shape.id, { spec: d.spec });
+  }
+
+  private zoomPlot(shape: GraphShape, at: Point, factor: number): void {
+    const { spec } = parseGraphSpec(shape.spec);
+    const { ax, ay } = plotFraction(at.x - shape.x, at.y - shape.y, shape.w, shape.h);
+    const next = serializeGraphSpec(zoomRange(spec, factor, ax, ay));
+    if (!next) return;
+    this.previewPlot(shape, next);
+    clearTimeout(this.plotWheelTimer);
+    // a burst of wheel notches is one change (one undo step)
+    this.plotWheelTimer = window.setTimeout(() => {
+      this.previewPlot(shape, null);
+      this.updateShape(shape.id, { spec: next });
+    }, 250);
   }
 
   /** inertial panning: keep the last drag velocity and let it decay (~350 ms) */
@@ -993,6 +1056,9 @@ export class BoardView implements ToolHost, EditorApi {
     const unit = e.deltaMode === 1 ? 16 : e.deltaMode === 2 ? r.height : 1;
     const dx = e.deltaX * unit;
     const dy = e.deltaY * unit;
+    const at = toWorld(this.renderer.camera, e.clientX - r.left, e.clientY - r.top);
+    const graph = e.ctrlKey || e.metaKey ? null : this.editedGraphAt(at);
+    if (graph) return this.zoomPlot(graph, at, Math.exp(-Math.max(-150, Math.min(150, dy)) * WHEEL_ZOOM_SPEED));
     if (e.ctrlKey || e.metaKey) {
       // trackpad pinch arrives as Ctrl+wheel with small deltas; a mouse notch is ~100
       const clamped = Math.max(-150, Math.min(150, dy));

@@ -12,12 +12,12 @@ import {
   cssColor,
   curveBeziers,
   drawnStrokeWidth,
-  FORMULA_FONT,
   isFilled,
   shapeGeometry,
-  type ShapeGeometry,
 } from './geometry';
 import { documentPageUrl, imageCache, imageUrl } from './imageCache';
+import { paintGraph } from '../graph/paintGraph';
+import { paintFormula } from '../formula/paintFormula';
 import { makeItem, type SceneItem } from './scene';
 import { cssFont, fitFontSize, layoutText } from './textLayout';
 import { DEFAULT_PAINT_CONTEXT, backgroundIsDark, inkColor, rgba, stickyTextColor, uiColors } from './theme';
@@ -188,7 +188,7 @@ function arrowHeads(
 }
 
 /** the path with its ends pulled back under arrowheads, so a wide stroke does not poke through */
-function trimmedForHeads(path: ArrayLike<number>, start: boolean, end: boolean, by: number): number[] {
+export function trimmedForHeads(path: ArrayLike<number>, start: boolean, end: boolean, by: number): number[] {
   const out = Array.from(path);
   const n = out.length;
   if (n < 4) return out;
@@ -443,68 +443,13 @@ const text: Painter = (g, item, ctx) => {
     g.fillText(layout.lines[i]!, shape.x, shape.y + layout.lineHeight * (i + 0.5));
 };
 
-/** a neat frame with the source text: part 2 typesets formulas and plots graphs */
-function placeholderBox(
-  g: CanvasRenderingContext2D,
-  geo: ShapeGeometry,
-  label: string,
-  color: string,
-  fontSize: number,
-  ctx: PaintContext,
-  wrap: boolean,
-): void {
-  const { x, y, w, h } = geo.box;
-  const ui = uiColors(ctx);
-  g.save();
-  g.beginPath();
-  g.rect(x, y, w, h);
-  g.lineWidth = 1 / Math.max(ctx.zoom, 1e-6);
-  g.strokeStyle = ui.frame;
-  g.stroke();
-  g.clip();
-  const pad = Math.min(fontSize * 0.5, w / 4);
-  const layout = layoutText(label, FORMULA_FONT, fontSize, wrap ? Math.max(1, w - 2 * pad) : Infinity);
-  if (fontSize * ctx.zoom < LOD_TEXT_PX)
-    textBars(g, layout.lines, fontSize, layout.lineHeight, x + pad, y + pad, w - 2 * pad, 'left', ctx);
-  else {
-    g.fillStyle = color;
-    g.font = cssFont(FORMULA_FONT, fontSize);
-    g.textAlign = 'left';
-    g.textBaseline = 'middle';
-    for (let i = 0; i < layout.lines.length; i++)
-      g.fillText(layout.lines[i]!, x + pad, y + pad + layout.lineHeight * (i + 0.5));
-  }
-  g.restore();
-}
-
 const formula: Painter = (g, item, ctx) => {
   const shape = item.shape as Extract<ShapeRecord, { kind: 'formula' }>;
-  const latex = typeof shape.latex === 'string' ? shape.latex : '';
-  placeholderBox(
-    g,
-    shapeGeometry(shape, item.points),
-    latex,
-    inkColor(shape.color ?? 0, ctx),
-    shape.fontSize || 20,
-    ctx,
-    false,
-  );
+  paintFormula(g, shape, shapeGeometry(shape, item.points).box, ctx);
 };
 
 const graph: Painter = (g, item, ctx) => {
-  const shape = item.shape as Extract<ShapeRecord, { kind: 'graph' }>;
-  const geo = shapeGeometry(shape, item.points);
-  const { x, y, w, h } = geo.box;
-  // faint axes so the box reads as a graph before part 2 plots it
-  g.strokeStyle = uiColors(ctx).glyph;
-  g.lineWidth = 1 / Math.max(ctx.zoom, 1e-6);
-  g.beginPath();
-  g.moveTo(x, y + h / 2);
-  g.lineTo(x + w, y + h / 2);
-  g.moveTo(x + w / 2, y);
-  g.lineTo(x + w / 2, y + h);
-  g.stroke();
-  placeholderBox(g, geo, shape.spec ?? '', inkColor(0x555555, ctx), Math.max(8, Math.min(14, h / 10)), ctx, true);
+  paintGraph(g, item.shape as Extract<ShapeRecord, { kind: 'graph' }>, ctx);
 };
 
 /** image glyph (a frame with a mountain and a sun) or, when broken, a frame with a cross */

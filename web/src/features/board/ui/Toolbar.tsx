@@ -9,6 +9,7 @@ import { useTranslation } from 'react-i18next';
 import {
   Angle,
   ArrowBigRight,
+  ChartSpline,
   ChevronDown,
   ChevronsLeft,
   ChevronsRight,
@@ -64,6 +65,7 @@ export const TOOL_ICONS: Record<ToolId, LucideIcon> = {
   sticky: StickyNote,
   text: Type,
   formula: Sigma,
+  graph: ChartSpline,
   laser: Zap,
   compass: DraftingCompass,
   ruler: Ruler,

@@ -133,7 +133,7 @@ function expectValid(shapes: ShapeRecord[]) {
 const tools = () => createTools();
 
 describe('createTools', () => {
-  it('has every tool but select and connector, each under its own id', () => {
+  it('has every tool but those the view adds (select, connector, instruments), each under its own id', () => {
     const all = tools();
     expect(Object.keys(all).sort()).toEqual(
       [
@@ -152,6 +152,8 @@ describe('createTools', () => {
         'arrow',
         'sticky',
         'text',
+        'formula',
+        'graph',
         'laser',
       ].sort(),
     );

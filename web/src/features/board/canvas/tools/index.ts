@@ -4,6 +4,7 @@
  */
 import type { LaserTrails } from '../laserTrail';
 import { FormulaTool } from '../../formula/formulaTool';
+import { GraphTool } from '../../graph/graphTool';
 import { EraserTool } from './eraser';
 import { createGeometricTools } from './geometric';
 import { HandTool } from './hand';
@@ -37,6 +38,7 @@ export function createTools(opts: CreateToolsOptions = {}): Record<Exclude<ToolI
     sticky: new StickyTool(),
     text: new TextTool(opts.textEditor ?? (() => null)),
     formula: new FormulaTool(),
+    graph: new GraphTool(),
     laser: new LaserTool(opts.laserTrails),
   };
 }

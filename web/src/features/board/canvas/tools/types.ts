@@ -30,6 +30,7 @@ export const TOOL_IDS = [
   'sticky',
   'text',
   'formula',
+  'graph',
   'laser',
   'compass',
   'ruler',

@@ -4,7 +4,7 @@
  * selection bar, zoom, minimap, scroll bars, shortcuts panel), error toasts and the lock screens.
  * The page owns the panels' visibility; the editor asks for them through `panel()`.
  */
-import { useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
+import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
 import { useTranslation } from 'react-i18next';
 import { DEFAULT_SETTINGS, type BoardBackground, type Plan, type Settings, type SettingsPatch } from '@wb/proto';
 import { useAppDispatch } from '../../app/store';
@@ -29,6 +29,9 @@ import { ShortcutsPanel } from './ui/ShortcutsPanel';
 import { STICKY_COLORS, StylePanel, styleSections, type PenPreset } from './ui/StylePanel';
 import { Toolbar } from './ui/Toolbar';
 import { ZoomControls } from './ui/ZoomControls';
+
+// the export dialog and its exporters load from the board menu, not with the board
+const BoardExport = lazy(() => import('./ui/BoardExport'));
 
 export interface BoardSessionProps {
   boardId: string;
@@ -176,6 +179,7 @@ export function BoardSession({ boardId, userId, name, guest, style, settings, pl
   const [collapsed, setCollapsed] = useState(() => collapsible && isPhone());
   const [minimap, setMinimap] = useState(settings.boardMinimap === 1);
   const [shortcuts, setShortcuts] = useState(false);
+  const [exporting, setExporting] = useState(false);
   const [upgrade, setUpgrade] = useState<BoardUpgradeReason | null>(null);
   const [picked, setPicked] = useState<{ bg: BoardBackground; over: BoardBackground } | null>(null);
 
@@ -313,6 +317,7 @@ export function BoardSession({ boardId, userId, name, guest, style, settings, pl
         presence={snap.presence}
         selfPeerId={snap.welcome?.peerId}
         save={{ state: saveState, label: saveLabel }}
+        onExport={() => setExporting(true)}
       />
       {readOnly && snap.readOnlyCause ? (
         <p className="board-banner" role="note">
@@ -366,6 +371,17 @@ export function BoardSession({ boardId, userId, name, guest, style, settings, pl
         </>
       ) : null}
       {!snap.ready ? <div className="board-loading">{saveLabel}</div> : null}
+      {exporting && editor ? (
+        <Suspense fallback={null}>
+          <BoardExport
+            editor={editor}
+            title={title || t('untitled')}
+            background={boardBackground}
+            theme={currentTheme()}
+            onClose={() => setExporting(false)}
+          />
+        </Suspense>
+      ) : null}
       {shortcuts ? <ShortcutsPanel access={access} onClose={() => setShortcuts(false)} /> : null}
       {upgrade ? (
         <BoardUpgradeDialog reason={upgrade} maxPresets={plan.limits.maxPresets} onClose={() => setUpgrade(null)} />

@@ -6,7 +6,7 @@
 import { useEffect, useId, useRef, useState } from 'react';
 import { createPortal } from 'react-dom';
 import { useTranslation } from 'react-i18next';
-import { ArrowLeft, Check, Image, Share2, Users } from 'lucide-react';
+import { ArrowLeft, Check, Download, Ellipsis, Image, Share2, Users } from 'lucide-react';
 import {
   BOARD_BACKGROUNDS,
   BOARD_TITLE_MAX_LENGTH,
@@ -37,6 +37,8 @@ export interface BoardHeaderProps {
   onBackground: (bg: BoardBackground) => void;
   presence: readonly PresenceEntry[];
   selfPeerId: number | undefined;
+  /** the board menu's Export… (the page opens the export dialog) */
+  onExport: () => void;
   /** the save state's words and class (saved, saving, reconnecting, connecting) */
   save: { state: string; label: string };
 }
@@ -80,6 +82,7 @@ export function BoardHeader(props: BoardHeaderProps) {
         {props.save.label}
       </p>
       <Presence presence={props.presence} self={props.selfPeerId} />
+      <BoardMenu onExport={props.onExport} />
       {share
         ? // out of the top bar's stacking context, so the backdrop covers the tool bar and panels too
           createPortal(
@@ -213,17 +216,7 @@ function BackgroundPicker({
   const dispatch = useAppDispatch();
   const codeText = useCodeText();
   const [update] = useUpdateBoardMutation();
-  const [open, setOpen] = useState(false);
-  const id = useId();
-  const root = useRef<HTMLDivElement>(null);
-  useEffect(() => {
-    if (!open) return;
-    const away = (e: PointerEvent) => {
-      if (!root.current?.contains(e.target as Node)) setOpen(false);
-    };
-    document.addEventListener('pointerdown', away);
-    return () => document.removeEventListener('pointerdown', away);
-  }, [open]);
+  const { open, setOpen, id, root, onKeyDown } = usePopover();
   const pick = async (bg: BoardBackground) => {
     setOpen(false);
     if (bg === value) return;
@@ -232,16 +225,7 @@ function BackgroundPicker({
     else onSaved(bg);
   };
   return (
-    <div
-      className="bg-picker"
-      ref={root}
-      onKeyDown={(e) => {
-        if (e.key === 'Escape' && open) {
-          e.stopPropagation();
-          setOpen(false);
-        }
-      }}
-    >
+    <div className="bg-picker" ref={root} onKeyDown={onKeyDown}>
       <button
         type="button"
         className="board-chip"
@@ -270,6 +254,67 @@ function BackgroundPicker({
               {bg === value ? <Check {...ICON_PROPS} size={14} /> : null}
             </button>
           ))}
+        </div>
+      ) : null}
+    </div>
+  );
+}
+
+/** A button's popover: open state, closed by a pointer elsewhere or Escape. */
+function usePopover() {
+  const [open, setOpen] = useState(false);
+  const id = useId();
+  const root = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    if (!open) return;
+    const away = (e: PointerEvent) => {
+      if (!root.current?.contains(e.target as Node)) setOpen(false);
+    };
+    document.addEventListener('pointerdown', away);
+    return () => document.removeEventListener('pointerdown', away);
+  }, [open]);
+  const onKeyDown = (e: React.KeyboardEvent) => {
+    if (e.key === 'Escape' && open) {
+      e.stopPropagation();
+      setOpen(false);
+    }
+  };
+  return { open, setOpen, id, root, onKeyDown };
+}
+
+/** The board menu (everyone, viewers too): export. */
+function BoardMenu({ onExport }: { onExport: () => void }) {
+  const { t } = useTranslation('board');
+  const { open, setOpen, id, root, onKeyDown } = usePopover();
+  return (
+    <div className="board-menu" ref={root} onKeyDown={onKeyDown}>
+      <button
+        type="button"
+        className="board-chip"
+        data-action="board-menu"
+        aria-label={t('header.menu')}
+        title={t('header.menu')}
+        aria-haspopup="true"
+        aria-expanded={open}
+        aria-controls={id}
+        onClick={() => setOpen(!open)}
+      >
+        <Ellipsis {...ICON_PROPS} size={16} />
+      </button>
+      {open ? (
+        <div id={id} className="board-popover board-menu-items" role="group" aria-label={t('header.menu')}>
+          <button
+            type="button"
+            className="bg-option"
+            data-action="export"
+            onClick={() => {
+              setOpen(false);
+              onExport();
+            }}
+          >
+            <Download {...ICON_PROPS} size={16} />
+            <span>{t('header.export')}</span>
+          </button>
         </div>
       ) : null}
     </div>

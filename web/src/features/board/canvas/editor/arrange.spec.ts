@@ -181,7 +181,7 @@ describe('arrange', () => {
     expect(getShape(state.doc, 's')!.strokeColor).toBeUndefined();
   });
 
-  it('patchShape sets a formula\'s fields, keeps its LaTeX collaborative and leaves locked shapes alone', () => {
+  it("patchShape sets a formula's fields, keeps its LaTeX collaborative and leaves locked shapes alone", () => {
     const formula: ShapeRecord = {
       id: 'f',
       kind: 'formula',

@@ -1,0 +1,91 @@
+/**
+ * Images and document pages for an export: every one in the region is loaded through the
+ * board's image cache (one decode at a time, as on screen) and waited for, so the export shows
+ * the pictures instead of placeholders. Vector exports embed them as data: URLs.
+ */
+import { documentPageUrl, imageCache, imageUrl, type Asset } from '../canvas/imageCache';
+import type { SceneItem } from '../canvas/scene';
+import type { Slicer } from './slices';
+
+const urlOf = (item: SceneItem): string | null => {
+  const s = item.shape;
+  if (s.kind === 'image') return imageUrl(s.fileId);
+  if (s.kind === 'documentPage') return documentPageUrl(s.fileId, s.page);
+  return null;
+};
+
+function settled(url: string): Promise<Asset> {
+  return new Promise((resolve) => {
+    const asset = imageCache.get(url, () => resolve(imageCache.get(url)));
+    if (asset.state !== 'loading') resolve(asset);
+  });
+}
+
+/** waits until every image of `items` is decoded or failed; returns the ready ones by shape id */
+export async function loadImages(items: readonly SceneItem[], slicer: Slicer): Promise<Map<string, HTMLImageElement>> {
+  const out = new Map<string, HTMLImageElement>();
+  for (const it of items) {
+    const url = urlOf(it);
+    if (!url) continue;
+    const asset = await settled(url);
+    slicer.check();
+    if (asset.state === 'ready' && asset.image) out.set(it.shape.id, asset.image);
+  }
+  return out;
+}
+
+export type ImageType = 'image/png' | 'image/jpeg';
+
+/** an image re-encoded as a data: URL, the encoding asynchronous (off the main thread in Chromium) */
+async function encode(img: HTMLImageElement, type: ImageType): Promise<string | null> {
+  const w = img.naturalWidth;
+  const h = img.naturalHeight;
+  if (!w || !h) return null;
+  const offscreen = typeof OffscreenCanvas === 'function' ? new OffscreenCanvas(w, h) : null;
+  const canvas = offscreen ?? Object.assign(document.createElement('canvas'), { width: w, height: h });
+  const g = canvas.getContext('2d') as CanvasRenderingContext2D | null;
+  if (!g) return null;
+  // JPEG has no transparency: flatten onto white paper rather than black
+  if (type === 'image/jpeg') {
+    g.fillStyle = '#ffffff';
+    g.fillRect(0, 0, w, h);
+  }
+  g.drawImage(img, 0, 0);
+  const blob = offscreen
+    ? await offscreen.convertToBlob({ type, quality: 0.92 })
+    : await new Promise<Blob | null>((resolve) => (canvas as HTMLCanvasElement).toBlob(resolve, type, 0.92));
+  if (!blob) return null;
+  return new Promise((resolve) => {
+    const reader = new FileReader();
+    reader.onload = () => resolve(typeof reader.result === 'string' ? reader.result : null);
+    reader.onerror = () => resolve(null);
+    reader.readAsDataURL(blob);
+  });
+}
+
+/**
+ * The ready images as data: URLs by shape id (each picture encoded once): PNG for SVG (keeps
+ * transparency), JPEG for PDF (jsPDF embeds JPEG as it is, but decodes and re-packs PNG in script).
+ */
+export async function imageDataUrls(
+  images: ReadonlyMap<string, HTMLImageElement>,
+  type: ImageType,
+  slicer: Slicer,
+): Promise<Map<string, string>> {
+  const out = new Map<string, string>();
+  const byImage = new Map<HTMLImageElement, string | null>();
+  for (const [id, img] of images) {
+    let url = byImage.get(img);
+    if (url === undefined) {
+      try {
+        url = await encode(img, type);
+      } catch {
+        url = null; // a tainted or undecodable picture: its placeholder is drawn
+      }
+      byImage.set(img, url);
+      slicer.check();
+    }
+    if (url) out.set(id, url);
+  }
+  return out;
+}

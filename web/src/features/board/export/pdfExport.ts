@@ -1,0 +1,339 @@
+/**
+ * A PDF of a board region with vector paths, fills and text (never a screenshot): jsPDF, loaded
+ * on first use, writes vector.ts's drawings as PDF path operators under one transform per page
+ * (world units → points), so coordinates are written as they are and stroke widths scale with
+ * the page. Pages: the region fitted on one page, tiled over several at 100 % (smaller when that
+ * would pass MAX_PAGES), or one page per PDF page placed on the board. Built in ~8 ms slices.
+ *
+ * Text uses the PDF standard fonts (Helvetica, Times, Courier), which cover Latin-1 only:
+ * other characters are written as "?" and the caller is told (onNotice 'latinOnly').
+ */
+import type { jsPDF as JsPdf } from 'jspdf';
+import type { Rect } from '../canvas/camera';
+import type { SceneItem } from '../canvas/scene';
+import {
+  documentPlacements,
+  ExportError,
+  exportItems,
+  fitToPage,
+  height,
+  onPage,
+  pageSize,
+  PT_PER_UNIT,
+  splitIntoPages,
+  splitScale,
+  width,
+  type ExportScene,
+  type Orientation,
+  type PagePlacement,
+  type PaperName,
+} from './pages';
+import { Slicer } from './slices';
+import { vectorContext, type VectorExportOptions } from './svgExport';
+import {
+  backgroundPrims,
+  BASELINE_SHIFT,
+  pathToPdf,
+  placeFragment,
+  rectD,
+  shapeDrawing,
+  type PathData,
+  type Prim,
+  type ShapeDrawing,
+} from './vector';
+
+export type PdfLayout = 'fit' | 'split' | 'documentPages';
+export type PdfNotice = { code: 'latinOnly' } | { code: 'scaleLowered'; percent: number };
+
+export interface PdfExportOptions extends VectorExportOptions {
+  paper: PaperName;
+  orientation: Orientation;
+  layout: PdfLayout;
+  onNotice?: (notice: PdfNotice) => void;
+}
+
+/** the pages of an export: where each shows which part of the board */
+export function pdfPages(
+  scene: ExportScene,
+  region: Rect,
+  opts: Pick<PdfExportOptions, 'paper' | 'orientation' | 'layout'>,
+) {
+  if (opts.layout === 'documentPages') {
+    const pages = documentPlacements(scene, opts.paper);
+    if (!pages.length) throw new ExportError('empty', 'the board holds no document pages');
+    return pages;
+  }
+  if (!(width(region) > 0 && height(region) > 0)) throw new ExportError('empty', 'nothing to export');
+  const page = pageSize(opts.paper, opts.orientation);
+  if (opts.layout === 'fit') return [fitToPage(region, page)];
+  return splitIntoPages(region, page, splitScale(region, page));
+}
+
+// characters the standard fonts' WinAnsi encoding has beyond Latin-1
+const WIN_ANSI_EXTRA = '€‚ƒ„…†‡ˆ‰Š‹ŒŽ‘’“”•–—˜™š›œžŸ';
+
+/** text the standard fonts can show: other characters become "?" (reported once) */
+export function latinText(s: string): { text: string; replaced: boolean } {
+  let replaced = false;
+  // eslint-disable-next-line no-control-regex
+  const text = s.replace(/[\u0000-\u001f\u007f]/g, '').replace(/[^\u0000-\u00ff]/gu, (ch) => {
+    if (WIN_ANSI_EXTRA.includes(ch)) return ch;
+    replaced = true;
+    return '?';
+  });
+  return { text, replaced };
+}
+
+/** the standard font closest to a board font */
+export function standardFont(font: string): 'helvetica' | 'times' | 'courier' {
+  if (/mono|courier|code|consol/i.test(font)) return 'courier';
+  if (/serif/i.test(font) && !/sans/i.test(font)) return 'times';
+  return 'helvetica';
+}
+
+/** writes drawings onto a jsPDF document in "advanced" mode (y down, our own transforms) */
+class PdfWriter {
+  private fillColor = '';
+  private strokeColor = '';
+  private alpha = -1;
+  private dash = '';
+  private lineWidth = -1;
+  private cap = '';
+  private join = '';
+  latinOnly = false;
+
+  constructor(
+    private readonly doc: JsPdf,
+    private readonly gstate: (alpha: number) => unknown,
+  ) {}
+
+  /** graphics state is reset by a restore: forget what we set */
+  forget(): void {
+    this.fillColor = this.strokeColor = this.dash = this.cap = this.join = '';
+    this.alpha = this.lineWidth = -1;
+  }
+
+  private setAlpha(a: number): void {
+    if (a === this.alpha) return;
+    this.alpha = a;
+    this.doc.setGState(this.gstate(a) as never);
+  }
+
+  /** the path's operators, written as one piece (jsPDF's moveTo/lineTo per point cost 4× more) */
+  path(d: PathData): void {
+    this.write(pathToPdf(d).slice(0, -1));
+  }
+
+  private write(ops: string): void {
+    (this.doc.internal as unknown as { write(s: string): void }).write(ops);
+  }
+
+  prim(p: Prim, opacity: number): void {
+    const doc = this.doc;
+    switch (p.t) {
+      case 'path': {
+        if (p.d.length < 3) return;
+        if (p.fill) {
+          if (p.fill.color !== this.fillColor) doc.setFillColor((this.fillColor = p.fill.color));
+          this.setAlpha(p.fill.alpha * opacity);
+          this.path(p.d);
+          doc.fill();
+        }
+        if (p.stroke) {
+          const s = p.stroke;
+          if (s.color !== this.strokeColor) doc.setDrawColor((this.strokeColor = s.color));
+          this.setAlpha(s.alpha * opacity);
+          if (s.width !== this.lineWidth) doc.setLineWidth((this.lineWidth = s.width));
+          if (s.cap !== this.cap) doc.setLineCap((this.cap = s.cap));
+          if (s.join !== this.join) doc.setLineJoin((this.join = s.join));
+          const dash = s.dash ? s.dash.join(' ') : '';
+          if (dash !== this.dash) {
+            this.dash = dash;
+            doc.setLineDashPattern(s.dash ?? [], 0);
+          }
+          this.path(p.d);
+          doc.stroke();
+        }
+        return;
+      }
+      case 'text': {
+        const lines = p.lines.filter((l) => l.trim());
+        if (!lines.length) return;
+        doc.setFont(standardFont(p.font), 'normal');
+        doc.setFontSize(p.fontSize);
+        doc.setTextColor(p.color);
+        this.fillColor = ''; // text colour is the fill colour in PDF
+        this.setAlpha(opacity);
+        p.lines.forEach((line, i) => {
+          if (!line.trim()) return;
+          const { text, replaced } = latinText(line);
+          if (replaced) this.latinOnly = true;
+          const x = p.align === 'center' ? p.x + (p.width - doc.getTextWidth(text)) / 2 : p.x;
+          const y = p.top + p.lineHeight * (i + 0.5) + p.fontSize * BASELINE_SHIFT;
+          doc.text(text, x, y);
+        });
+        return;
+      }
+      case 'image':
+        this.setAlpha(opacity);
+        doc.addImage(
+          p.href,
+          p.href.startsWith('data:image/jpeg') ? 'JPEG' : 'PNG',
+          p.x,
+          p.y,
+          p.w,
+          p.h,
+          undefined,
+          'FAST',
+        );
+        return;
+      case 'svg':
+        return; // drawn by drawingWithFragments
+      case 'clip':
+        doc.saveGraphicsState();
+        this.path(rectD(p.x, p.y, p.w, p.h));
+        doc.clip();
+        doc.discardPath();
+        for (const q of p.prims) this.prim(q, opacity);
+        doc.restoreGraphicsState();
+        this.forget();
+    }
+  }
+
+  private begin(d: ShapeDrawing): void {
+    if (!d.rotation) return;
+    const { angle, cx, cy } = d.rotation;
+    const c = Math.cos(angle);
+    const s = Math.sin(angle);
+    this.doc.saveGraphicsState();
+    // rotate about (cx, cy): translate(c) · rotate · translate(−c)
+    this.doc.setCurrentTransformationMatrix(this.doc.Matrix(c, s, -s, c, cx - c * cx + s * cy, cy - s * cx - c * cy));
+  }
+
+  private end(d: ShapeDrawing): void {
+    if (!d.rotation) return;
+    this.doc.restoreGraphicsState();
+    this.forget();
+  }
+
+  drawing(d: ShapeDrawing): void {
+    this.begin(d);
+    for (const p of d.prims) this.prim(p, d.opacity);
+    this.end(d);
+  }
+
+  /** a drawing with SVG fragments (formulas, graphs): svg2pdf.js draws them in place */
+  async drawingWithFragments(d: ShapeDrawing): Promise<void> {
+    this.begin(d);
+    for (const p of d.prims) {
+      if (p.t !== 'svg') this.prim(p, d.opacity);
+      else {
+        await drawFragment(this.doc, p);
+        this.forget();
+      }
+    }
+    this.end(d);
+  }
+}
+
+/** an SVG fragment drawn by svg2pdf.js, which is loaded with the first formula or graph */
+async function drawFragment(doc: JsPdf, f: { svg: string; x: number; y: number; w: number; h: number }): Promise<void> {
+  if (typeof DOMParser === 'undefined') return;
+  const { svg2pdf } = await import('svg2pdf.js');
+  const parsed = new DOMParser().parseFromString(placeFragment(f.svg, 0, 0, f.w, f.h), 'image/svg+xml');
+  const root = parsed.documentElement;
+  if (root.nodeName !== 'svg') return; // a parse error: the box stays empty rather than failing the file
+  await svg2pdf(root, doc, { x: f.x, y: f.y, width: f.w, height: f.h });
+}
+
+/**
+ * jsPDF deflates the pages inside output(), in one task at about 190 ms per MB of content: only
+ * files whose content stays under this many bytes are compressed (most boards); bigger ones are
+ * written uncompressed so the page never freezes (a 20,000-object board: ~11 MB instead of ~4).
+ */
+const COMPRESS_LIMIT = 800_000;
+
+/** the page content the items will write, roughly (bytes): ~7 per point coordinate, ~120 per shape */
+const contentEstimate = (items: readonly SceneItem[]): number =>
+  items.reduce((n, it) => n + 120 + it.points.length * 7, 0);
+
+/** the jsPDF format and orientation of a page size (jsPDF swaps sides by orientation) */
+const formatOf = (p: PagePlacement) => ({
+  format: [p.page.width, p.page.height] as [number, number],
+  orientation: (p.page.width > p.page.height ? 'landscape' : 'portrait') as Orientation,
+});
+
+export async function exportPdf(scene: ExportScene, region: Rect, opts: PdfExportOptions): Promise<Blob> {
+  const pages = pdfPages(scene, region, opts);
+  const slicer = new Slicer(opts.signal);
+  slicer.check();
+  if (opts.layout === 'split') {
+    const scale = pages[0]!.scale;
+    if (scale < PT_PER_UNIT * 0.999)
+      opts.onNotice?.({ code: 'scaleLowered', percent: Math.round((scale / PT_PER_UNIT) * 100) });
+  }
+  // document pages take their regions from the board, not from `region`
+  const items =
+    opts.layout === 'documentPages'
+      ? scene.order().filter((it) => !opts.only || opts.only.has(it.shape.id))
+      : exportItems(scene, region, opts.only);
+  const { jsPDF } = await import('jspdf');
+  await slicer.pause();
+  const ctx = await vectorContext(items, opts, 'image/jpeg', slicer);
+  const perPage = pages.map((p) => onPage(items, p));
+  const first = formatOf(pages[0]!);
+  const doc = new jsPDF({
+    unit: 'pt',
+    format: first.format,
+    orientation: first.orientation,
+    compress: perPage.reduce((n, shown) => n + contentEstimate(shown), 0) <= COMPRESS_LIMIT,
+  });
+  const gstates = new Map<number, unknown>();
+  const gstate = (alpha: number) => {
+    const a = Math.round(alpha * 1000) / 1000;
+    let g = gstates.get(a);
+    if (!g) gstates.set(a, (g = doc.GState({ opacity: a, 'stroke-opacity': a })));
+    return g;
+  };
+  const writer = new PdfWriter(doc, gstate);
+  const total = perPage.reduce((n, shown) => n + shown.length, 0) || 1;
+  let done = 0;
+  for (let n = 0; n < pages.length; n++) {
+    const p = pages[n]!;
+    if (n > 0) {
+      const f = formatOf(p);
+      doc.addPage(f.format, f.orientation);
+    }
+    doc.advancedAPI();
+    writer.forget();
+    doc.saveGraphicsState();
+    const r = p.region;
+    writer.path(rectD(p.x, p.y, width(r) * p.scale, height(r) * p.scale));
+    doc.clip();
+    doc.discardPath();
+    doc.setCurrentTransformationMatrix(
+      doc.Matrix(p.scale, 0, 0, p.scale, p.x - p.scale * r.minX, p.y - p.scale * r.minY),
+    );
+    if (opts.background)
+      for (const prim of backgroundPrims(opts.boardBackground, r, p.scale / PT_PER_UNIT)) writer.prim(prim, 1);
+    const shown = perPage[n]!;
+    for (let i = 0; i < shown.length; i++) {
+      const drawing = shapeDrawing(shown[i]!, ctx);
+      if (drawing.prims.some((q) => q.t === 'svg')) await writer.drawingWithFragments(drawing);
+      else writer.drawing(drawing);
+      if ((i & 15) === 15) {
+        opts.onProgress?.((0.9 * (done + i)) / total);
+        await slicer.tick();
+      }
+    }
+    done += shown.length;
+    doc.restoreGraphicsState();
+    doc.compatAPI();
+    await slicer.tick();
+  }
+  if (writer.latinOnly) opts.onNotice?.({ code: 'latinOnly' });
+  await slicer.pause();
+  const blob = doc.output('blob');
+  opts.onProgress?.(1);
+  return blob;
+}

@@ -90,6 +90,26 @@ export async function startBoardStack(): Promise<BoardStack> {
   };
 }
 
+/**
+ * Ada creates a board from her dashboard (it opens) and Bob, a second teacher, opens it too; both
+ * are live when this returns.
+ */
+export async function twoOnNewBoard(stack: BoardStack, title: string) {
+  const ada = await stack.newUser('Ada');
+  const a = ada.page;
+  await a.getByRole('button', { name: 'New board' }).click();
+  const dialog = a.getByRole('dialog', { name: 'New board' });
+  await dialog.getByLabel('Board name').fill(title);
+  await dialog.getByRole('button', { name: 'Create board' }).click();
+  await a.waitForURL(/\/boards\/[A-Za-z0-9_-]{21}$/);
+  const boardId = new URL(a.url()).pathname.split('/').pop()!;
+  await live(a);
+  const bob = await stack.newUser('Bob');
+  await bob.page.goto(`${stack.base}/boards/${boardId}`);
+  await live(bob.page);
+  return { ada, bob, a, b: bob.page, boardId };
+}
+
 /** run `fn` in the page with the board's test hook (and a JSON argument) */
 export const hook = <T, A = undefined>(page: Page, fn: (h: BoardTestHook, arg: A) => T, arg?: A): Promise<T> =>
   page.evaluate(`(${fn.toString()})(window.__wbBoard, ${JSON.stringify(arg ?? null)})`) as Promise<T>;

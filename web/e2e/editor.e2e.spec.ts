@@ -10,7 +10,7 @@
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { e2eReady, SHOTS } from './chromium';
-import { hook, live, startBoardStack, until, updateBoard, type BoardStack } from './boardStack';
+import { hook, live, startBoardStack, twoOnNewBoard, until, updateBoard, type BoardStack } from './boardStack';
 
 const maybe = e2eReady ? describe : describe.skip;
 const SHAPES = new Set(['rectangle', 'ellipse', 'triangle', 'diamond', 'star', 'hexagon', 'arrow']);
@@ -49,19 +49,7 @@ maybe('board editor end to end', () => {
   });
 
   test('two people: every tool, bound connector, undo/redo of my own changes, eraser, viewer, reload', async () => {
-    const ada = await stack.newUser('Ada');
-    const a = ada.page;
-    await a.getByRole('button', { name: 'New board' }).click();
-    const dialog = a.getByRole('dialog', { name: 'New board' });
-    await dialog.getByLabel('Board name').fill('Geometry lesson');
-    await dialog.getByRole('button', { name: 'Create board' }).click();
-    await a.waitForURL(/\/boards\/[A-Za-z0-9_-]{21}$/);
-    const boardId = new URL(a.url()).pathname.split('/').pop()!;
-    await live(a);
-    const bob = await stack.newUser('Bob');
-    const b = bob.page;
-    await b.goto(`${stack.base}/boards/${boardId}`);
-    await live(b);
+    const { ada, a, b, boardId } = await twoOnNewBoard(stack, 'Geometry lesson');
 
     /** a new shape of `kind` on both screens; returns it as Bob sees it */
     const seen = new Set<string>();

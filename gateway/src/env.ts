@@ -6,7 +6,8 @@ import { createHash } from 'node:crypto';
 import { hostname } from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
-import { baseEnvSchema, loadEnv } from '@wb/platform';
+import { baseEnvSchema, loadEnv, objectStoreOptionsFromEnv } from '@wb/platform';
+import type { ObjectStoreOptions } from '@wb/platform';
 import { REALTIME_DEV_SHARED_SECRET } from '@wb/proto';
 
 /** gateway/src or gateway/dist → the repository root */
@@ -58,6 +59,8 @@ export const gatewayEnvSchema = baseEnvSchema
     MAX_CONNECTIONS_PER_ADDRESS: z.coerce.number().int().min(0).default(512),
     /** a realtime node without a heartbeat this long is dead (same value as the nodes) */
     RT_NODE_TTL_MS: z.coerce.number().int().min(500).default(6000),
+    /** memory kept for the most recently served small images (/docs/…, /images/…); 0 = none */
+    IMAGE_CACHE_MB: z.coerce.number().int().min(0).max(4096).default(32),
   })
   .superRefine((env, ctx) => {
     if (env.NODE_ENV !== 'production') return;
@@ -76,4 +79,18 @@ export type GatewayEnv = z.infer<typeof gatewayEnvSchema>;
 
 export function loadGatewayEnv(source: Record<string, string | undefined> = process.env): GatewayEnv {
   return loadEnv(gatewayEnvSchema, source);
+}
+
+/**
+ * Where uploads go and derived images are served from: FILES_STORE (fs|s3), FILES_DIR,
+ * FILES_BUCKET, S3_ENDPOINT, S3_ACCESS_KEY, S3_SECRET_KEY, S3_REGION — the same variables as the
+ * files service and the conversion worker (they must name the same store).
+ */
+export function loadFilesStoreOptions(source: Record<string, string | undefined> = process.env): ObjectStoreOptions {
+  // unset: the checkout's .data/files (what `make up` gives all three, ignored by git), not a
+  // folder relative to whichever directory the gateway was started from
+  return objectStoreOptionsFromEnv({
+    ...source,
+    FILES_DIR: source.FILES_DIR || path.join(REPO_ROOT, '.data', 'files'),
+  });
 }

@@ -67,6 +67,12 @@ export const GATEWAY_ROUTES: DocRoute[] = [
 
 type JsonSchema = Record<string, unknown>;
 
+const BODY_TYPES = {
+  json: 'application/json',
+  form: 'application/x-www-form-urlencoded',
+  multipart: 'multipart/form-data',
+} as const;
+
 function jsonSchema(schema: z.ZodType, io: 'input' | 'output'): JsonSchema {
   // 'any' keeps transforms/custom types from aborting the whole document.
   const out = z.toJSONSchema(schema, { io, unrepresentable: 'any', target: 'draft-2020-12' }) as JsonSchema;
@@ -184,7 +190,7 @@ function operationOf(route: DocRoute): JsonSchema {
           requestBody: {
             required: true,
             content: {
-              [route.bodyType === 'form' ? 'application/x-www-form-urlencoded' : 'application/json']: {
+              [BODY_TYPES[route.bodyType ?? 'json']]: {
                 schema: jsonSchema(route.body, 'input'),
               },
             },

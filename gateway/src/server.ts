@@ -14,6 +14,7 @@ import {
   createLifecycle,
   createLogger,
   metricsRegistry,
+  openObjectStore,
   SessionCache,
   startHealthServer,
   subscribeBroadcast,
@@ -24,7 +25,7 @@ import { createApp } from './app';
 import { createAppServer, DEFAULT_SERVER_LIMITS } from './http/appServer';
 import { realtimeUpgradeHandler } from './realtime/upgrade';
 import { configFromEnv } from './config';
-import { loadGatewayEnv } from './env';
+import { loadFilesStoreOptions, loadGatewayEnv } from './env';
 import { SessionResolver } from './sessions';
 
 function closeServer(server: Server): Promise<void> {
@@ -114,6 +115,10 @@ export async function runGateway(tracing: TracingHandle): Promise<void> {
         await redis.ping();
       },
     };
+    // uploads are streamed into it and the derived images served from it (FILES_STORE, FILES_DIR, S3_*)
+    const files = await openObjectStore(loadFilesStoreOptions());
+    log.info(`file storage: ${files.description}`);
+
     const app = createApp({
       config,
       log,
@@ -123,6 +128,8 @@ export async function runGateway(tracing: TracingHandle): Promise<void> {
       metrics: metricsRegistry,
       checks,
       publicUrl: env.PUBLIC_URL,
+      store: files.store,
+      imageCacheBytes: env.IMAGE_CACHE_MB * 1024 * 1024,
     });
     const server = createAppServer(app, {
       ...DEFAULT_SERVER_LIMITS,

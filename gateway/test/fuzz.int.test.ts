@@ -4,13 +4,16 @@
  * mostly broken in the usual ways (wrong types, NUL and lone surrogates in strings, huge and
  * negative numbers, unknown, `__proto__` and `constructor` keys, deep nesting, bad
  * percent-encoding, bad content-encoding) — as a signed-in person and as a guest, through the real
- * gateway, auth, boards, teams and billing services (billing with its in-process fake Braintree),
+ * gateway, auth, boards, teams, billing and files services (billing with its in-process fake Braintree),
  * PostgreSQL, NATS and Redis.
  *
  * Asserted for every request: never a 5xx; every error is JSON `{ message, code, statusCode }`
  * with the response's status; afterwards the platform is healthy and no service logged an
  * unhandled error. `FUZZ_RUNS` raises the number of requests (default 250).
  */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import fc from 'fast-check';
@@ -31,14 +34,25 @@ interface Operation {
 }
 
 let stack: RunningStack;
+let filesDir: string | undefined;
 let operations: Operation[];
 let teacher: Browser;
 let teacherEmail: string;
 let boardId: string;
 
 beforeAll(async () => {
+  filesDir = await mkdtemp(join(tmpdir(), 'wb-fuzz-files-'));
   stack = await startStack({
-    deployables: ['services/auth', 'services/boards', 'services/teams', 'services/billing', 'gateway'],
+    deployables: [
+      'services/auth',
+      'services/boards',
+      'services/teams',
+      'services/billing',
+      'services/files',
+      'gateway',
+    ],
+    // uploads and file routes: the gateway and the files service share one store
+    env: { FILES_STORE: 'fs', FILES_DIR: filesDir },
   });
   teacherEmail = uniqueEmail('fuzz');
   teacher = new Browser(stack.gatewayUrl);
@@ -68,6 +82,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await stack?.stop();
+  if (filesDir) await rm(filesDir, { recursive: true, force: true });
 });
 
 // ---------------------------------------------------------------------------------------------

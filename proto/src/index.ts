@@ -11,3 +11,7 @@ export * from './shapes';
 export * from './billing';
 export * from './throwaway';
 export * from './teams';
+export * from './files';
+export * from './fileSniff';
+export * from './chat';
+export * from './lesson';

@@ -60,6 +60,13 @@ export const RT_LIMITS = {
    * at most this many (25 moves each).
    */
   maxChangeOverwrites: 50,
+  /** chat (SPEC C3): characters of one message after trimming */
+  maxChatChars: 1000,
+  /** chat (SPEC C4): messages one person may send per window (token bucket: burst, then refill) */
+  chatRateMessages: 5,
+  chatRateWindowMs: 5000,
+  /** chat (SPEC C5): messages per history page */
+  chatHistoryPage: 50,
 } as const;
 
 /** Server tick: committed changes and ephemeral traffic are batched per tick (~60 Hz). */
@@ -121,6 +128,18 @@ export const MSG = {
   EPHEMERAL: 4,
   /** JSON {hidden}: the tab was hidden/shown (collaboration insights: hidden minutes) */
   VISIBILITY: 5,
+  /** chat (SPEC C*): JSON {text, clientId} — a new message */
+  CHAT_SEND: 6,
+  /** chat: JSON {id} — delete a message (owner: any; author: own) */
+  CHAT_DELETE: 7,
+  /** chat: JSON {before?} — a page of history older than `before` (newest first page without) */
+  CHAT_HISTORY: 8,
+  /** lesson (SPEC LS*): JSON {action: set|start|pause|reset|addMinute, durationMs?} — the shared timer */
+  LESSON_TIMER: 9,
+  /** lesson: JSON {action: start|stop} — presentation mode */
+  LESSON_PRESENT: 30,
+  /** lesson: JSON {x, y, width, height} or {} — the owner brings everyone to a view */
+  LESSON_GATHER: 31,
   // server → client
   WELCOME: 10,
   SYNC_S: 11,
@@ -134,6 +153,16 @@ export const MSG = {
   DOC: 18,
   /** JSON {title, background, deleteOwnOnly}: the board's facts changed while connected (B1) */
   BOARD_INFO: 19,
+  /** chat: JSON ChatMessage (+ clientId for its sender) — a new message for everyone in the room */
+  CHAT: 20,
+  /** chat: JSON {messages (oldest first), more} — one page of history */
+  CHAT_HISTORY_S: 21,
+  /** chat: JSON {id} — a message was deleted */
+  CHAT_DELETED: 22,
+  /** lesson: JSON LessonState (timer, presenter, paid, serverNow) — on join and every change */
+  LESSON_STATE: 40,
+  /** lesson: JSON {x, y, width, height, by} — go to this view (the owner's "bring everyone") */
+  LESSON_GATHER_S: 41,
 } as const;
 export type MsgType = (typeof MSG)[keyof typeof MSG];
 
@@ -200,6 +229,21 @@ export const RT_ERROR_CODES = [
   'board_full',
   /** more operations in one change than RT_LIMITS.maxChangeOps / maxChangeOverwrites allow (L4) */
   'change_too_big',
+  /** chat (SPEC C*): a message or request that breaks a chat rule (message names the rule) */
+  'chat_invalid',
+  'chat_rate_limited',
+  'chat_forbidden',
+  'chat_not_found',
+  /** chat: the node could not store or read messages right now (try again) */
+  'chat_unavailable',
+  /** lesson (SPEC LS*): a malformed lesson request (message names the rule) */
+  'lesson_invalid',
+  /** lesson: this person may not do that (role, not the presenter) */
+  'lesson_forbidden',
+  /** lesson: the board owner's plan lacks the feature (message names it) */
+  'lesson_upgrade',
+  /** lesson: the owner's plan could not be read right now (try again) */
+  'lesson_unavailable',
 ] as const;
 export const rtErrorSchema = z.object({
   code: z.enum(RT_ERROR_CODES),

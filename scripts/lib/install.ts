@@ -92,3 +92,46 @@ function lstatExists(p: string): boolean {
     return false;
   }
 }
+
+/**
+ * The Debian packages the conversion worker (services/converter) runs: LibreOffice headless for
+ * office formats (with python3-uno for its warm process), poppler-utils (pdftoppm, pdfinfo) for PDF
+ * pages, mupdf-tools (mutool) for EPUB. Each is recognised by a file it installs.
+ */
+export const CONVERTER_PACKAGES: ReadonlyArray<{ pkg: string; file: string }> = [
+  { pkg: 'libreoffice-writer-nogui', file: '/usr/lib/libreoffice/share/.registry/writer.xcd' },
+  { pkg: 'libreoffice-calc-nogui', file: '/usr/lib/libreoffice/share/.registry/calc.xcd' },
+  { pkg: 'libreoffice-impress-nogui', file: '/usr/lib/libreoffice/share/.registry/impress.xcd' },
+  { pkg: 'python3-uno', file: '/usr/lib/python3/dist-packages/uno.py' },
+  { pkg: 'poppler-utils', file: '/usr/bin/pdftoppm' },
+  { pkg: 'mupdf-tools', file: '/usr/bin/mutool' },
+];
+
+export function missingConverterPackages(exists: (file: string) => boolean = existsSync): string[] {
+  return CONVERTER_PACKAGES.filter((p) => !exists(p.file)).map((p) => p.pkg);
+}
+
+/**
+ * Install the converter's Debian packages when missing (root with apt-get, as CI does); otherwise
+ * say exactly what to run. Not fatal: without them the platform runs, and only conversions of the
+ * formats they handle fail (with a readable error for the uploader).
+ */
+export async function ensureConverterPackages(): Promise<void> {
+  const missing = missingConverterPackages();
+  if (missing.length === 0) return;
+  const command = `apt-get install -y --no-install-recommends ${missing.join(' ')}`;
+  if (process.getuid?.() !== 0 || !existsSync('/usr/bin/apt-get')) {
+    log.warn(
+      `the conversion worker needs Debian packages that are missing: ${missing.join(', ')}.\n` +
+        `  Install them (as root):  sudo ${command}\n` +
+        `  Until then, documents in office formats, PDF or EPUB fail to convert ("Upload failed"); images still work.`,
+    );
+    return;
+  }
+  log.step(`installing the conversion worker's packages (${missing.join(', ')})`);
+  const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
+  await run('apt-get', ['update', '-q'], { env });
+  await run('apt-get', ['install', '-y', '-q', '--no-install-recommends', ...missing], { env });
+  const still = missingConverterPackages();
+  if (still.length) log.warn(`apt-get ran, but these are still missing: ${still.join(', ')}`);
+}

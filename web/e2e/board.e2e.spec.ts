@@ -55,7 +55,7 @@ maybe('board end to end', () => {
     await a.locator('.remote-cursor', { hasText: 'Bob' }).waitFor();
 
     // Ada draws with the pen: Bob sees the stroke while it is drawn, then the committed shape
-    await a.getByRole('button', { name: 'Pen' }).click();
+    await a.getByRole('button', { name: 'Pen', exact: true }).click();
     await a.mouse.move(300, 300);
     await a.mouse.down();
     for (let x = 300; x <= 500; x += 20) await a.mouse.move(x, 300 + (x % 40 === 0 ? 2 : 0), { steps: 2 });
@@ -119,7 +119,7 @@ maybe('board end to end', () => {
     await g.getByRole('button', { name: 'Join the board' }).click();
     await live(g);
     await g.getByText('View only: you can look at this board but not change it.').waitFor();
-    expect(await g.getByRole('button', { name: 'Pen' }).isDisabled()).toBe(true);
+    expect(await g.getByRole('button', { name: 'Pen', exact: true }).isDisabled()).toBe(true);
     expect(await hook(g, (h) => h.shapes().length)).toBe(1);
     await g.keyboard.press('p');
     await g.mouse.move(700, 200);

@@ -4,6 +4,8 @@
  * The stack board end-to-end tests share: the built app served by a real gateway, auth, boards
  * and two realtime nodes (as services/realtime/test/failover.int.test.ts starts them), a
  * Chromium, and helpers that read the page's board through its test hook (window.__wbBoard).
+ * `{ files: true }` adds the files service and the conversion worker, sharing one object-store
+ * directory with the gateway (which streams uploads into it and serves the derived images).
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -25,11 +27,20 @@ export interface BoardStack {
   newPage(viewport?: { width: number; height: number }): Promise<Page>;
   /** sign up through the UI and finish onboarding; the page ends on the dashboard */
   newUser(name: string): Promise<{ page: Page; id: number }>;
+  /** the shared FILES_DIR of gateway, files and converter (only with `files: true`) */
+  filesDir?: string;
   stop(): Promise<void>;
 }
 
-export async function startBoardStack(): Promise<BoardStack> {
+export interface BoardStackOptions {
+  /** also start services/files and services/converter (uploads, conversion, image serving) */
+  files?: boolean;
+}
+
+export async function startBoardStack(opts: BoardStackOptions = {}): Promise<BoardStack> {
   const snapshots = await mkdtemp(join(tmpdir(), 'wb-board-e2e-'));
+  const filesDir = opts.files ? await mkdtemp(join(tmpdir(), 'wb-files-e2e-')) : undefined;
+  const filesEnv: Record<string, string> = filesDir ? { FILES_STORE: 'fs', FILES_DIR: filesDir } : {};
   const httpPort = await freePort();
   const base = `http://127.0.0.1:${httpPort}`;
   const node = async (id: string) => ({
@@ -42,17 +53,32 @@ export async function startBoardStack(): Promise<BoardStack> {
   let stack: RunningStack | undefined;
   try {
     stack = await startStack({
-      deployables: ['services/auth', 'services/boards', NODE_A, NODE_B, 'gateway'],
+      deployables: [
+        'services/auth',
+        'services/boards',
+        ...(opts.files ? ['services/files', 'services/converter'] : []),
+        NODE_A,
+        NODE_B,
+        'gateway',
+      ],
       env: { RT_SHARED_SECRET: SECRET },
       envFor: {
-        gateway: { WEB_DIST_DIR: DIST, HTTP_PORT: String(httpPort) },
+        gateway: { WEB_DIST_DIR: DIST, HTTP_PORT: String(httpPort), ...filesEnv },
         'services/boards': { PLAN_CACHE_TTL_MS: '0' },
+        // OFFICE_WARM=0: no LibreOffice started before the first office job (most tests have none)
+        ...(opts.files
+          ? {
+              'services/files': { ...filesEnv, PLAN_CACHE_TTL_MS: '0' },
+              'services/converter': { ...filesEnv, OFFICE_WARM: '0' },
+            }
+          : {}),
         [NODE_A]: await node('rt-1'),
         [NODE_B]: await node('rt-2'),
       },
     });
   } catch (err) {
     await rm(snapshots, { recursive: true, force: true });
+    if (filesDir) await rm(filesDir, { recursive: true, force: true });
     throw err;
   }
   const running = stack;
@@ -76,6 +102,7 @@ export async function startBoardStack(): Promise<BoardStack> {
     db,
     browser,
     newPage,
+    filesDir,
     async newUser(name) {
       const page = await newPage();
       const id = await signUpAsTeacher(page, base, name);
@@ -86,6 +113,7 @@ export async function startBoardStack(): Promise<BoardStack> {
       await db.end();
       await running.stop();
       await rm(snapshots, { recursive: true, force: true });
+      if (filesDir) await rm(filesDir, { recursive: true, force: true });
     },
   };
 }

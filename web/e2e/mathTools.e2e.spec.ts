@@ -135,5 +135,27 @@ maybe('board editor part 2 end to end', () => {
     execFileSync(PDFTOPPM, ['-png', '-r', '60', '-f', '1', '-l', '1', pdf.path, join(work, 'page')]);
     const page = readFileSync(join(work, existsSync(join(work, 'page-1.png')) ? 'page-1.png' : 'page-01.png'));
     expect(await inkShare(b, page)).toBeGreaterThan(0.002);
+
+    // what a teacher sees: the instruments on the board, then a phone in the dark theme with the
+    // export dialog and the graph panel
+    await b.keyboard.press('Shift+R');
+    await b.keyboard.press('Shift+P');
+    await b.mouse.click(640, 420);
+    await b.waitForTimeout(300);
+    await b.screenshot({ path: join(SHOTS, 'math-instruments.png') });
+    await b.keyboard.press('Escape');
+    await b.setViewportSize({ width: 390, height: 844 });
+    await b.evaluate(() => localStorage.setItem('wb.theme', 'dark'));
+    await b.reload();
+    await live(b);
+    await b.locator('[data-action="board-menu"]').click();
+    await b.locator('[data-action="export"]').click();
+    await b.locator('[data-action="export-pdf"]').waitFor();
+    await b.screenshot({ path: join(SHOTS, 'math-export-390-dark.png') });
+    await b.keyboard.press('Escape');
+    await b.keyboard.press('g');
+    await b.mouse.click(195, 600);
+    await b.getByRole('region', { name: 'Graph editor' }).waitFor();
+    await b.screenshot({ path: join(SHOTS, 'math-graph-390-dark.png') });
   }, 180_000);
 });

@@ -2,7 +2,14 @@ import type { RouteDef } from './types';
 import { authRoutes } from './auth';
 import { billingRoutes } from './billing';
 import { boardsRoutes } from './boards';
+import { filesRoutes } from './files';
 import { teamsRoutes } from './teams';
 
 /** Every service route of the gateway, in one list: the router and the OpenAPI document use it. */
-export const serviceRoutes: RouteDef[] = [...authRoutes, ...boardsRoutes, ...teamsRoutes, ...billingRoutes];
+export const serviceRoutes: RouteDef[] = [
+  ...authRoutes,
+  ...boardsRoutes,
+  ...filesRoutes,
+  ...teamsRoutes,
+  ...billingRoutes,
+];

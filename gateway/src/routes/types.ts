@@ -44,9 +44,10 @@ export interface RouteDef {
   fileType?: string;
   /**
    * 'json' (default): an application/json body. 'form': an application/x-www-form-urlencoded
-   * body (what payment providers post to webhooks); anything else is 415.
+   * body (what payment providers post to webhooks); anything else is 415. 'multipart':
+   * multipart/form-data, streamed by its own handler (uploads, http/upload.ts); documentation only.
    */
-  bodyType?: 'json' | 'form';
+  bodyType?: 'json' | 'form' | 'multipart';
   /**
    * 'browser' (default): session cookie and, on POST/PUT/DELETE, the CSRF token.
    * 'server': a server-to-server callback (a payment provider's webhook): no session is read (the

@@ -9,22 +9,12 @@ import { startTracing } from '@wb/platform/tracing';
 const tracing = startTracing('boards');
 
 import { join } from 'node:path';
-import {
-  createQueue,
-  createWorker,
-  metricsRegistry,
-  runMain,
-  startServiceRuntime,
-  subscribeBroadcast,
-} from '@wb/platform';
-import { EVENT_SCHEMAS, eventSubject } from '@wb/proto';
-import { z } from 'zod';
+import { createQueue, createWorker, metricsRegistry, PlanLookup, runMain, startServiceRuntime } from '@wb/platform';
 import { SCHEMA } from './commands/deps';
 import type { BoardsDeps } from './commands/deps';
 import { newBoardId } from './commands/ids';
 import { ListCache } from './commands/listCache';
 import { NameLookup } from './commands/nameLookup';
-import { PlanLookup } from './commands/planLookup';
 import { loadBoardsEnv } from './env';
 import { buildEndpoints } from './handlers';
 import { processTrashPurgeJob, scheduleTrashPurge, TRASH_PURGE_QUEUE } from './jobs/trashPurge';
@@ -34,8 +24,6 @@ import { ParticipantMinutesProcessor } from './processors/participantMinutes';
 import { UserTerminatedProcessor } from './processors/userTerminated';
 
 const VERSION = '0.1.0';
-const planChangedEnvelope = z.object({ data: EVENT_SCHEMAS['auth.user.plan_changed.v1'] });
-
 runMain('boards', async () => {
   const env = loadBoardsEnv();
   const rt = await startServiceRuntime({
@@ -61,12 +49,8 @@ runMain('boards', async () => {
     newBoardId: () => newBoardId(),
   };
 
-  // a plan change reaches the limits at once: every replica listens (core NATS, at most once;
-  // the plan cache's TTL bounds a lost message)
-  const planChanges = subscribeBroadcast(rt.bus, eventSubject(rt.bus.prefix, 'auth.user.plan_changed.v1'), (data) => {
-    const event = planChangedEnvelope.safeParse(data);
-    if (event.success) plans.forget(event.data.data.userId);
-  });
+  // a plan change reaches the limits at once on every replica (the cache TTL bounds a lost message)
+  const planChanges = plans.listenForChanges(rt.bus);
   lifecycle.onShutdown('plan changes', async () => planChanges.unsubscribe());
 
   rt.startOutboxRelay();

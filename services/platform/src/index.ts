@@ -15,3 +15,5 @@ export * from './listen';
 // applied by connectBus; exported for connections made without it (make bench's floor)
 export { coalesceNatsWrites } from './natsWrites';
 export { skipSettledRequestErrors } from './natsRequests';
+export * from './objectStore';
+export { PlanLookup, type PlanSource } from './planLookup';

@@ -58,10 +58,11 @@ describe('SessionCache', () => {
   });
 
   it('forgets a session when it expires', async () => {
-    const s = session(150);
+    // long enough that a loaded CI machine still reads it back before it expires (150 ms was not)
+    const s = session(1_500);
     await cache.put(s);
     expect(await cache.get(s.sessionId)).toEqual(s);
-    await new Promise((r) => setTimeout(r, 300));
+    await new Promise((r) => setTimeout(r, s.expiresAt - Date.now() + 150));
     expect(await cache.get(s.sessionId)).toBeNull();
     expect(await redis.exists(`${prefix}sess:${s.sessionId}`)).toBe(0);
   });

@@ -26,17 +26,16 @@ import { dirname, join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { createPool, migrate } from '@wb/platform';
 import type { Pool } from '@wb/platform';
-import { createTestDatabase, dropTestDatabase, randomId } from '@wb/platform/testing';
+import { createTestDatabase, dropTestDatabase, randomId, startLocalS3 } from '@wb/platform/testing';
 import { MSG, splitFrame } from '@wb/proto';
 import { loadBoardHandle, PgRoomJournal, SNAPSHOT_EVERY_CHANGES } from '../src/commands/boardStore';
 import { newHandle, newSyncState, warmUpDocEngine } from '../src/doc/automerge';
 import { appendChanges, claimBoard, SCHEMA } from '../src/repositories/journal';
 import { Room } from '../src/room/room';
 import type { PeerIdentity } from '../src/room/room';
-import { FsSnapshotStore } from '../src/storage/snapshots';
+import { FsSnapshotStore, ObjectSnapshotStore } from '../src/storage/snapshots';
 import type { SnapshotStore } from '../src/storage/snapshots';
 import { FakeClock, FakeSocket, silentLogger } from '../src/testing/fakes';
-import { startLocalS3 } from '../src/testing/localS3';
 import { generateBoard } from './board';
 import type { GeneratedBoard } from './board';
 
@@ -107,7 +106,7 @@ async function makeStore(kind: string, dir: string): Promise<{ store: SnapshotSt
   if (kind === 'fs') return { store: new FsSnapshotStore(dir), stop: async () => undefined };
   if (kind === 's3') {
     const s3 = await startLocalS3(dir);
-    return { store: s3.store(), stop: () => s3.stop() };
+    return { store: new ObjectSnapshotStore(s3.store()), stop: () => s3.stop() };
   }
   throw new Error(`--store ${kind}: fs or s3`);
 }

@@ -59,6 +59,8 @@ export const realtimeEnvSchema = baseEnvSchema
     RT_SNAPSHOT_EVERY_MS: z.coerce.number().int().min(100).default(60_000),
     /** wasm memory reserved at start-up for board documents (doc/automerge.ts warmUpDocEngine); 0: none */
     RT_DOC_MEMORY_MB: z.coerce.number().int().min(0).max(4096).default(128),
+    /** lesson (SPEC LS3): how long a board owner's plan is kept (as boards and files do) */
+    PLAN_CACHE_TTL_MS: z.coerce.number().int().min(0).max(600_000).default(5000),
   })
   .superRefine((env, ctx) => {
     if (env.NODE_ENV === 'production' && !env.RT_SHARED_SECRET) {

@@ -18,6 +18,7 @@ import {
   createRedis,
   metricsRegistry,
   migrate,
+  PlanLookup,
   startConsumer,
   startHealthServer,
   startOutboxRelay,
@@ -29,6 +30,8 @@ import { OutboxSessionSink } from './commands/sessionEvents';
 import { warmUpDocEngine } from './doc/automerge';
 import { loadRealtimeEnv } from './env';
 import { createRealtimeMetrics } from './metrics';
+import { createChatMetrics } from './chatMetrics';
+import { createLessonMetrics } from './lessonMetrics';
 import { BoardPurgedProcessor } from './processors/boardPurged';
 import { RoomEventsProcessor } from './processors/roomEvents';
 import { SCHEMA } from './repositories/journal';
@@ -62,6 +65,10 @@ async function main(): Promise<void> {
   lifecycle.onShutdown('outbox relay', () => relay.stop());
 
   const { store, description: snapshotStore } = await openSnapshotStore(env);
+  // lesson (SPEC LS3): timer and presentation need the board owner's plan
+  const plans = new PlanLookup(bus, env.PLAN_CACHE_TTL_MS);
+  const planChanges = plans.listenForChanges(bus);
+  lifecycle.onShutdown('plan changes', async () => planChanges.unsubscribe());
   let wsPort = env.RT_PORT;
   const registry = new NodeRegistry({
     redis,
@@ -83,6 +90,9 @@ async function main(): Promise<void> {
     idleMs: env.RT_IDLE_MS,
     snapshotEveryMs: env.RT_SNAPSHOT_EVERY_MS,
     metrics: createRealtimeMetrics(metricsRegistry, { rooms: () => manager.roomCount, peers: () => manager.peerCount }),
+    chatMetrics: createChatMetrics(metricsRegistry),
+    plans,
+    lessonMetrics: createLessonMetrics(metricsRegistry),
   });
 
   // before the node registers: its first board load runs on optimised wasm code

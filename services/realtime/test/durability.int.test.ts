@@ -15,17 +15,17 @@ import {
   deleteRedisKeys,
   dropTestDatabase,
   randomId,
+  startLocalS3,
 } from '@wb/platform/testing';
+import type { LocalS3 } from '@wb/platform/testing';
 import { loadBoardHandle, PgRoomJournal } from '../src/commands/boardStore';
 import { A } from '../src/doc/automerge';
 import { BoardPurgedProcessor } from '../src/processors/boardPurged';
 import { appendChanges, claimBoard, recordSnapshot, SCHEMA, STALE_TOKEN_SQLSTATE } from '../src/repositories/journal';
 import { FencedError } from '../src/room/room';
 import { NodeRegistry } from '../src/sharding/registry';
-import { FsSnapshotStore, snapshotKey } from '../src/storage/snapshots';
+import { FsSnapshotStore, ObjectSnapshotStore, snapshotKey } from '../src/storage/snapshots';
 import type { SnapshotStore } from '../src/storage/snapshots';
-import { startLocalS3 } from '../src/testing/localS3';
-import type { LocalS3 } from '../src/testing/localS3';
 import { silentLogger } from '../src/testing/fakes';
 import { addShape, penStroke } from '../src/testing/client';
 import type { BoardDoc } from '../src/testing/client';
@@ -115,7 +115,7 @@ afterAll(async () => {
 });
 const stores: [string, () => SnapshotStore][] = [
   ['filesystem', () => new FsSnapshotStore(dir)],
-  ['s3', () => s3.store()],
+  ['s3', () => new ObjectSnapshotStore(s3.store())],
 ];
 
 describe.each(stores)('snapshots and load (P4/P5) on %s', (_name, makeStore) => {

@@ -80,8 +80,14 @@ export const PAGES: Record<PageKey, Page> = {
   assignmentsCreated: lazyPage(work, (m) => m.AssignmentsPage),
   assignmentsAssigned: lazyPage(work, (m) => m.AssignmentsPage),
   assignmentEdit: lazyPage(work, (m) => m.AssignmentPage),
-  files: lazyPage(work, (m) => m.FilesPage),
-  fileViewer: lazyPage(work, (m) => m.FileViewerPage),
+  files: lazyPage(
+    () => import('../features/files/FilesPage'),
+    (m) => m.FilesPage,
+  ),
+  fileViewer: lazyPage(
+    () => import('../features/files/FileViewerPage'),
+    (m) => m.FileViewerPage,
+  ),
   help: lazyPage(
     () => import('../features/help/HelpPage'),
     (m) => m.HelpPage,

@@ -1,16 +1,10 @@
 /** What commands need, built once in main.ts (and by tests with a fake clock or plans). */
-import type { Logger, Pool } from '@wb/platform';
-import type { Plan } from '@wb/proto';
+import type { Logger, PlanSource, Pool } from '@wb/platform';
 import type { BoardsEnv } from '../env';
 import type { BoardsMetrics } from '../metrics';
 import type { ListCache } from './listCache';
 
 export const SCHEMA = 'boards';
-
-/** The plan of a board's owner (the auth service is asked; see planLookup.ts). */
-export interface PlanSource {
-  planOf(userId: number, opts?: { fresh?: boolean }): Promise<Plan>;
-}
 
 /** Display names of users (the auth service is asked), e.g. the owners of shared boards. */
 export interface NameSource {

@@ -6,3 +6,4 @@ export * from './stack';
 export * from './smtp';
 export * from './otlp';
 export * from './browser';
+export * from './localS3';

@@ -12,6 +12,13 @@ import { claimBoard } from '../repositories/journal';
 import type { NodeRegistry } from '../sharding/registry';
 import type { SnapshotStore } from '../storage/snapshots';
 import type { RoomMetrics } from '../metrics';
+import { PgChatStore } from '../repositories/chat';
+import type { ChatStore } from '../repositories/chat';
+import type { ChatMetrics } from '../chatMetrics';
+import { PgLessonStore } from '../repositories/lesson';
+import type { LessonStore } from '../repositories/lesson';
+import type { LessonMetrics } from './lesson';
+import type { PlanSource } from '@wb/platform';
 import { Room } from './room';
 import type { Clock, Peer } from './room';
 
@@ -56,6 +63,14 @@ export interface ManagerOptions {
   /** evict a room this long after its last peer left; default 30 000 */
   idleMs?: number;
   metrics?: RoomMetrics;
+  /** chat storage (SPEC C*); default: PostgreSQL through `pool` */
+  chat?: ChatStore;
+  chatMetrics?: ChatMetrics;
+  /** lesson (SPEC LS*): the board owners' plans (auth plan.get, cached) */
+  plans?: PlanSource;
+  /** lesson timer across failovers (LS9); default: PostgreSQL through `pool` */
+  lessonStore?: LessonStore;
+  lessonMetrics?: LessonMetrics;
 }
 
 /** The board facts a room needs, from the access check of the join that opens it. */
@@ -73,9 +88,13 @@ export class RoomManager {
   private readonly timers: Timers;
   private handles: unknown[] = [];
   private stopping = false;
+  private readonly chat: ChatStore;
+  private readonly lessonStore: LessonStore;
 
   constructor(private readonly opts: ManagerOptions) {
     this.timers = opts.timers ?? realTimers;
+    this.chat = opts.chat ?? new PgChatStore(opts.pool);
+    this.lessonStore = opts.lessonStore ?? new PgLessonStore(opts.pool);
   }
 
   get roomCount(): number {
@@ -191,6 +210,11 @@ export class RoomManager {
       log,
       storedBytes: loaded.storedBytes,
       metrics: this.opts.metrics,
+      chat: this.chat,
+      chatMetrics: this.opts.chatMetrics,
+      plans: this.opts.plans,
+      lessonStore: this.lessonStore,
+      lessonMetrics: this.opts.lessonMetrics,
       events: {
         peerLeft: (peer) => this.opts.sessions?.participantLeft(open, peer, this.opts.clock.now()),
         fenced: () => {

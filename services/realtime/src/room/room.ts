@@ -38,6 +38,13 @@ import { A, decodeChange, decodeSyncMessage, expandSyncChanges, layoutOf, newSyn
 import type { DocLayout, Handle, RawSyncState } from '../doc/automerge';
 
 import { checkChange } from '../doc/checks';
+import type { ChatStore } from '../repositories/chat';
+import type { ChatMetrics } from '../chatMetrics';
+import { RoomChat } from './chat';
+import { RoomLesson } from './lesson';
+import type { LessonMetrics } from './lesson';
+import type { LessonStore } from '../repositories/lesson';
+import type { PlanSource } from '@wb/platform';
 import type { RoomMetrics } from '../metrics';
 
 export interface PeerSocket {
@@ -96,6 +103,14 @@ export interface RoomOptions {
   /** bytes of the board already stored (journal + snapshot), for the board size limit */
   storedBytes?: number;
   metrics?: RoomMetrics;
+  /** chat storage (SPEC C*); without it chat frames are answered with chat_unavailable */
+  chat?: ChatStore;
+  chatMetrics?: ChatMetrics;
+  /** lesson (SPEC LS*): the owner's plan (timer and presentation are paid features) */
+  plans?: PlanSource;
+  /** lesson: keeps the timer across a failover (LS9) */
+  lessonStore?: LessonStore;
+  lessonMetrics?: LessonMetrics;
 }
 
 const COLORS = [
@@ -137,6 +152,8 @@ export class Peer {
   strokes: Uint8Array[] = [];
   saved: string[] = [];
   closed = false;
+  /** LS5: someone else is presenting: this peer follows and may not edit (set by src/room/lesson.ts) */
+  lessonReadOnly = false;
   constructor(
     readonly id: number,
     readonly socket: PeerSocket,
@@ -148,7 +165,7 @@ export class Peer {
     this.joinedAt = now;
   }
   get canEdit(): boolean {
-    return this.role !== 'viewer';
+    return this.role !== 'viewer' && !this.lessonReadOnly;
   }
   presence(): PresenceEntry {
     return {
@@ -186,10 +203,22 @@ export class Room {
   closed = false;
   /** distinct participants since the room opened (guests count per connection) */
   readonly participants = new Set<string>();
+  /** SPEC C*: the board's chat (src/room/chat.ts) */
+  private readonly chat: RoomChat;
+  /** SPEC LS*: timer and presentation (src/room/lesson.ts) */
+  readonly lesson: RoomLesson;
 
   constructor(private readonly opts: RoomOptions) {
+    this.chat = new RoomChat(this, opts.chat, opts.clock, opts.log, opts.chatMetrics);
     this.boardId = opts.boardId;
     this.ownerId = opts.ownerId;
+    this.lesson = new RoomLesson(this, {
+      plans: opts.plans,
+      store: opts.lessonStore,
+      clock: opts.clock,
+      log: opts.log,
+      metrics: opts.lessonMetrics,
+    });
     this.info = { title: opts.title ?? '', background: opts.background ?? 'empty', deleteOwnOnly: opts.deleteOwnOnly };
     this.handle = opts.handle;
     const layout = layoutOf(opts.handle);
@@ -262,6 +291,7 @@ export class Room {
       presence: this.presence(),
     };
     socket.send(encodeJsonFrame(MSG.WELCOME, welcome));
+    this.lesson.joined(peer);
     this.broadcastPresence(peer);
     if (opts.fresh) socket.send(this.catchUpFrame());
     this.sendSync(peer);
@@ -291,6 +321,7 @@ export class Room {
     peer.syncState.free(); // wasm memory: not collected by the JS GC
     this.lastActivity = now;
     this.broadcastPresence();
+    this.lesson.left(peer);
     this.opts.events?.peerLeft?.(peer);
   }
 
@@ -318,6 +349,14 @@ export class Room {
           return this.onChanges(peer, decodeList(payload));
         case MSG.EPHEMERAL:
           return this.onEphemeral(peer, payload);
+        case MSG.CHAT_SEND:
+        case MSG.CHAT_DELETE:
+        case MSG.CHAT_HISTORY:
+          return this.chat.receive(peer, type, payload);
+        case MSG.LESSON_TIMER:
+        case MSG.LESSON_PRESENT:
+        case MSG.LESSON_GATHER:
+          return this.lesson.receive(peer, type, payload);
         case MSG.VISIBILITY: {
           const { hidden } = decodeJson(payload, visibilitySchema);
           const now = this.opts.clock.now();
@@ -452,6 +491,8 @@ export class Room {
     // E5: a viewer's stroke previews and selections could never be committed: nobody sees them
     if (!peer.canEdit && EDITOR_ONLY_EPHEMERALS.has(kind)) return;
     const data = payload.slice(1);
+    // LS7: the presenter's viewport leaves at once, not on the next tick
+    if (kind === EPHEMERAL_KIND.VIEWPORT && this.lesson.viewport(peer, data)) return;
     if (kind === EPHEMERAL_KIND.STROKE) {
       // E2: deltas accumulate; beyond the per-tick cap the oldest go (the committed stroke repairs it)
       peer.strokes.push(data);
@@ -490,6 +531,7 @@ export class Room {
   /** One tick (~16 ms): forward committed changes, catch-up sync, ephemeral batch, saved acks. */
   tick(): void {
     if (this.closed) return;
+    this.lesson.tick();
     const slow = this.opts.slowConsumerBytes ?? 16 * 1024 * 1024;
     const dropAt = this.opts.ephemeralDropBytes ?? 256 * 1024;
 

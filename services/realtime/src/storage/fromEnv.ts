@@ -1,7 +1,8 @@
 /** The snapshot store the environment chose (SNAPSHOT_STORE), ready to use. */
+import { objectStoreOptionsFromEnv, openObjectStore } from '@wb/platform';
+import type { ObjectStoreEnvNames } from '@wb/platform';
 import type { RealtimeEnv } from '../env';
-import { S3SnapshotStore } from './s3Snapshots';
-import { FsSnapshotStore } from './snapshots';
+import { ObjectSnapshotStore } from './snapshots';
 import type { SnapshotStore } from './snapshots';
 
 type StoreEnv = Pick<
@@ -9,19 +10,16 @@ type StoreEnv = Pick<
   'SNAPSHOT_STORE' | 'SNAPSHOT_DIR' | 'S3_ENDPOINT' | 'S3_BUCKET' | 'S3_ACCESS_KEY' | 'S3_SECRET_KEY' | 'S3_REGION'
 >;
 
+/** realtime's own variable names (unchanged, so deployments keep working); no default bucket: env.ts requires S3_BUCKET for s3 */
+export const SNAPSHOT_STORE_ENV_NAMES: ObjectStoreEnvNames = {
+  store: 'SNAPSHOT_STORE',
+  dir: 'SNAPSHOT_DIR',
+  bucket: 'S3_BUCKET',
+  defaultDir: '.data/snapshots',
+};
+
 /** S3: the bucket is checked (and created when missing) now, so a wrong endpoint or key stops start-up. */
 export async function openSnapshotStore(env: StoreEnv): Promise<{ store: SnapshotStore; description: string }> {
-  if (env.SNAPSHOT_STORE === 'fs') {
-    return { store: new FsSnapshotStore(env.SNAPSHOT_DIR), description: `fs ${env.SNAPSHOT_DIR}` };
-  }
-  // env.ts has refused to start without these when SNAPSHOT_STORE=s3
-  const store = new S3SnapshotStore({
-    endpoint: env.S3_ENDPOINT!,
-    bucket: env.S3_BUCKET!,
-    accessKey: env.S3_ACCESS_KEY!,
-    secretKey: env.S3_SECRET_KEY!,
-    region: env.S3_REGION,
-  });
-  await store.ensureBucket();
-  return { store, description: `s3 ${env.S3_ENDPOINT}/${env.S3_BUCKET}` };
+  const { store, description } = await openObjectStore(objectStoreOptionsFromEnv(env, SNAPSHOT_STORE_ENV_NAMES));
+  return { store: new ObjectSnapshotStore(store), description };
 }

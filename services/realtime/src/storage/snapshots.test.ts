@@ -1,18 +1,19 @@
 /**
- * Contract of every SnapshotStore (SPEC P5, H3), run against the filesystem driver and the S3
- * driver talking to a real S3 server on loopback (s3rver, a dev dependency: `npm install` brings
- * it; the S3 cases fail, not skip, when it cannot start).
+ * What is particular to snapshots (SPEC P5, H3), on both object store drivers: the filesystem
+ * and S3 on a real S3 server on loopback (s3rver, a dev dependency; the S3 cases fail, not skip,
+ * when it cannot start). The generic contract (atomic writes, streams, ranges, unsafe keys…) is
+ * the platform's objectStore.test.ts.
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startLocalS3 } from '../testing/localS3';
-import type { LocalS3 } from '../testing/localS3';
-import { S3SnapshotStore } from './s3Snapshots';
 import { gzipSync } from 'node:zlib';
-import { FsSnapshotStore, snapshotKey, unpackSnapshot } from './snapshots';
-import type { SnapshotStore } from './snapshots';
+import type { ObjectStore } from '@wb/platform';
+import { startLocalS3 } from '@wb/platform/testing';
+import type { LocalS3 } from '@wb/platform/testing';
+import { openSnapshotStore } from './fromEnv';
+import { boardKeyPrefix, FsSnapshotStore, ObjectSnapshotStore, snapshotKey, unpackSnapshot } from './snapshots';
 
 let s3: LocalS3;
 let s3Dir: string;
@@ -25,109 +26,127 @@ afterAll(async () => {
   await rm(s3Dir, { recursive: true, force: true });
 });
 
-const drivers: [string, () => Promise<{ store: SnapshotStore; done: () => Promise<void> }>][] = [
+const drivers: [string, () => Promise<{ snapshots: ObjectSnapshotStore; done: () => Promise<void> }>][] = [
   [
     'filesystem',
     async () => {
       const dir = await mkdtemp(join(tmpdir(), 'wb-snap-'));
-      return { store: new FsSnapshotStore(dir), done: () => rm(dir, { recursive: true, force: true }) };
+      return { snapshots: new FsSnapshotStore(dir), done: () => rm(dir, { recursive: true, force: true }) };
     },
   ],
-  ['s3 (s3rver on loopback)', async () => ({ store: s3.store(), done: async () => undefined })],
+  [
+    's3 (s3rver on loopback)',
+    async () => ({ snapshots: new ObjectSnapshotStore(s3.store()), done: async () => undefined }),
+  ],
 ];
 
-describe.each(drivers)('SnapshotStore contract: %s', (_name, make) => {
-  it('P5: put/get/delete; missing keys read as null; keys of board ids with slashes', async () => {
-    const { store, done } = await make();
+async function keys(objects: ObjectStore, prefix: string): Promise<string[]> {
+  const out: string[] = [];
+  for await (const k of objects.list(prefix)) out.push(k);
+  return out.sort();
+}
+
+describe.each(drivers)('SnapshotStore on %s', (_name, make) => {
+  it('P5: put/get/delete under keys of board ids with slashes; missing keys read as null', async () => {
+    const { snapshots, done } = await make();
     try {
       const key = snapshotKey('folder/board', 12, 3);
       expect(key).toBe('folder~board/12-3.am');
-      expect(await store.get(key)).toBeNull();
-      await store.put(key, Uint8Array.of(1, 2, 3));
-      expect([...(await store.get(key))!]).toEqual([1, 2, 3]);
-      await store.put(key, Uint8Array.of(4));
-      expect([...(await store.get(key))!]).toEqual([4]);
-      await store.delete([key, 'never/existed.am']);
-      expect(await store.get(key)).toBeNull();
-      await store.delete([]);
+      expect(boardKeyPrefix('folder/board')).toBe('folder~board/');
+      expect(await snapshots.get(key)).toBeNull();
+      await snapshots.put(key, Uint8Array.of(1, 2, 3));
+      expect([...(await snapshots.get(key))!]).toEqual([1, 2, 3]);
+      // the object store holds it under exactly that key (the layout older nodes wrote)
+      expect(await keys(snapshots.objects, 'folder~board/')).toEqual([key]);
+      await snapshots.put(key, Uint8Array.of(4));
+      expect([...(await snapshots.get(key))!]).toEqual([4]);
+      await snapshots.delete([key, 'never/existed.am']);
+      expect(await snapshots.get(key)).toBeNull();
+      await snapshots.delete([]);
     } finally {
       await done();
     }
   });
 
-  it('P5: a board id that is a prefix of another keeps its own objects', async () => {
-    const { store, done } = await make();
+  it('P5: snapshots older nodes wrote ("%2F" board folders, gzipped .am.gz) load as they are', async () => {
+    const { snapshots, done } = await make();
     try {
-      const a = snapshotKey('a', 1, 1);
-      const ab = snapshotKey('a/b', 1, 1);
-      await store.put(a, Uint8Array.of(1));
-      await store.put(ab, Uint8Array.of(2));
-      expect([...(await store.get(a))!]).toEqual([1]);
-      expect([...(await store.get(ab))!]).toEqual([2]);
-    } finally {
-      await done();
-    }
-  });
-
-  it('P5: megabytes round-trip byte for byte', async () => {
-    const { store, done } = await make();
-    try {
-      const big = new Uint8Array(3 * 1024 * 1024 + 7);
-      for (let i = 0; i < big.length; i++) big[i] = (i * 2654435761) >>> 24;
-      const key = snapshotKey('big', 1, 1);
-      await store.put(key, big);
-      expect(Buffer.compare(Buffer.from((await store.get(key))!), Buffer.from(big))).toBe(0);
+      const doc = Uint8Array.of(0x85, 0x6f, 0x4a, 0x83, 1, 2, 3);
+      const legacy = 'folder%2Fold/7-1.am.gz';
+      await snapshots.objects.put(legacy, new Uint8Array(gzipSync(doc)));
+      expect([...(await unpackSnapshot((await snapshots.get(legacy))!))]).toEqual([...doc]);
     } finally {
       await done();
     }
   });
 
   it('H3: deleteBoard removes every object of that board (orphans too) and nothing else', async () => {
-    const { store, done } = await make();
+    const { snapshots, done } = await make();
     try {
       const mine = [snapshotKey('room/1', 10, 1), snapshotKey('room/1', 20, 2), snapshotKey('room/1', 30, 3)];
       const other = snapshotKey('room/10', 10, 1);
       const nested = snapshotKey('room', 5, 1);
-      for (const k of [...mine, other, nested]) await store.put(k, Uint8Array.of(9));
-      await store.deleteBoard('room/1');
-      for (const k of mine) expect(await store.get(k)).toBeNull();
-      expect(await store.get(other)).not.toBeNull();
-      expect(await store.get(nested)).not.toBeNull();
-      await store.deleteBoard('never-existed');
+      for (const k of [...mine, other, nested]) await snapshots.put(k, Uint8Array.of(9));
+      await snapshots.deleteBoard('room/1');
+      for (const k of mine) expect(await snapshots.get(k)).toBeNull();
+      expect(await keys(snapshots.objects, 'room~1/')).toEqual([]);
+      expect(await snapshots.get(other)).not.toBeNull();
+      expect(await snapshots.get(nested)).not.toBeNull();
+      await snapshots.deleteBoard('never-existed');
     } finally {
       await done();
     }
   });
 
-  it('refuses keys that escape the store', async () => {
-    const { store, done } = await make();
+  it('P5: a board id that is a prefix of another keeps its own objects', async () => {
+    const { snapshots, done } = await make();
     try {
-      await expect(store.put('../../etc/x', Uint8Array.of(1))).rejects.toThrow(/escapes/);
-      await expect(store.get('a/../../x')).rejects.toThrow(/escapes/);
-      await expect(store.delete(['/abs'])).rejects.toThrow(/escapes/);
+      const a = snapshotKey('a', 1, 1);
+      const ab = snapshotKey('a/b', 1, 1);
+      await snapshots.put(a, Uint8Array.of(1));
+      await snapshots.put(ab, Uint8Array.of(2));
+      await snapshots.deleteBoard('a');
+      expect(await snapshots.get(a)).toBeNull();
+      expect([...(await snapshots.get(ab))!]).toEqual([2]);
     } finally {
       await done();
     }
   });
 });
 
-describe('S3 driver', () => {
-  it('P5: creates a missing bucket on first use, and a second node finds it', async () => {
-    const opts = s3.options(`wb-fresh-${Date.now()}`);
-    const first = new S3SnapshotStore(opts);
-    await first.put('b/1-1.am.gz', Uint8Array.of(5));
-    const second = new S3SnapshotStore(opts);
-    await second.ensureBucket();
-    expect([...(await second.get('b/1-1.am.gz'))!]).toEqual([5]);
+describe('openSnapshotStore (SNAPSHOT_STORE and friends, names unchanged)', () => {
+  it('fs: files under SNAPSHOT_DIR at <dir>/<key>, where earlier nodes put them', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'wb-snap-env-'));
+    try {
+      const { store, description } = await openSnapshotStore({
+        SNAPSHOT_STORE: 'fs',
+        SNAPSHOT_DIR: dir,
+        S3_REGION: 'us-east-1',
+      } as Parameters<typeof openSnapshotStore>[0]);
+      expect(description).toBe(`fs ${dir}`);
+      await store.put(snapshotKey('x/y', 3, 1), Uint8Array.of(7));
+      expect([...(await readFile(join(dir, 'x~y', '3-1.am')))]).toEqual([7]);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 
-  it('fails (does not swallow the error) when the server refuses the credentials', async () => {
-    const store = new S3SnapshotStore({ ...s3.options(), accessKey: 'NOT-A-KEY' });
-    await expect(store.put('b/1-1.am.gz', Uint8Array.of(1))).rejects.toThrow();
-  });
-
-  it('rejects an endpoint that is not http(s)', () => {
-    expect(() => new S3SnapshotStore({ ...s3.options(), endpoint: 'ftp://x' })).toThrow(/http/);
+  it('s3: S3_BUCKET on S3_ENDPOINT, created at open; a refused key stops start-up', async () => {
+    const o = s3.options(`wb-snap-env-${process.pid}`);
+    const env = {
+      SNAPSHOT_STORE: 's3',
+      SNAPSHOT_DIR: '/unused',
+      S3_ENDPOINT: o.endpoint,
+      S3_BUCKET: o.bucket,
+      S3_ACCESS_KEY: o.accessKey,
+      S3_SECRET_KEY: o.secretKey,
+      S3_REGION: o.region,
+    } as Parameters<typeof openSnapshotStore>[0];
+    const { store, description } = await openSnapshotStore(env);
+    expect(description).toBe(`s3 ${o.endpoint}/${o.bucket}`);
+    await store.put(snapshotKey('b', 1, 1), Uint8Array.of(5));
+    expect([...(await s3.store(o.bucket).get('b/1-1.am'))!]).toEqual([5]);
+    await expect(openSnapshotStore({ ...env, S3_ACCESS_KEY: 'NOT-A-KEY' })).rejects.toThrow();
   });
 });
 

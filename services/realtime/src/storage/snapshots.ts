@@ -1,6 +1,8 @@
 /**
- * Object storage for snapshots behind one small interface (SPEC P5): the filesystem driver here
- * (default), the S3 driver in s3Snapshots.ts; both run the contract tests in snapshots.test.ts.
+ * Snapshots of board documents (SPEC P5) in the platform object store (`@wb/platform`
+ * ObjectStore: a folder, or an S3-compatible bucket through `minio`; its contract tests run both
+ * drivers). This file keeps what is particular to snapshots: the key layout, the per-board purge
+ * and the encoding of the stored bytes.
  *
  * A snapshot object is the board's Automerge document as `saveNoCompress()` writes it: ~4× cheaper
  * on the event loop than `save()`, which deflates inside wasm, and no gunzip on the load path
@@ -9,11 +11,10 @@
  * (gzipped `saveNoCompress()`, or `save()`) still load: `unpackSnapshot` tells them apart by
  * their magic bytes.
  */
-import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
-import { dirname, join, resolve } from 'node:path';
-import { randomBytes } from 'node:crypto';
 import { promisify } from 'node:util';
 import { gunzip } from 'node:zlib';
+import { FsObjectStore } from '@wb/platform';
+import type { ObjectStore } from '@wb/platform';
 
 export interface SnapshotStore {
   /** write (or replace) an object; a reader never sees a half-written one */
@@ -24,14 +25,6 @@ export interface SnapshotStore {
   delete(keys: string[]): Promise<void>;
   /** every object of a board, including orphans a crash left behind (purge, SPEC H3) */
   deleteBoard(boardId: string): Promise<void>;
-}
-
-/** Keys are relative, "/"-separated, without empty, "." or ".." segments (no escaping the store). */
-export function assertSafeKey(key: string): void {
-  const segments = key.split('/');
-  if (!key || key.includes('\\') || segments.some((s) => s === '' || s === '.' || s === '..')) {
-    throw new Error(`snapshot key escapes the store: ${key}`);
-  }
 }
 
 /**
@@ -57,38 +50,31 @@ export async function unpackSnapshot(stored: Uint8Array): Promise<Uint8Array> {
   return new Uint8Array(b.buffer, b.byteOffset, b.byteLength);
 }
 
-export class FsSnapshotStore implements SnapshotStore {
-  private readonly root: string;
+/**
+ * A SnapshotStore over any ObjectStore. Keys are those the S3 and filesystem snapshot stores
+ * always wrote (the object store keeps `<dir>/<key>` on disk and the key as the S3 object name),
+ * so snapshots written before the move load as they are.
+ */
+export class ObjectSnapshotStore implements SnapshotStore {
+  constructor(readonly objects: ObjectStore) {}
+  put(key: string, bytes: Uint8Array): Promise<void> {
+    return this.objects.put(key, bytes);
+  }
+  get(key: string): Promise<Uint8Array | null> {
+    return this.objects.get(key);
+  }
+  delete(keys: string[]): Promise<void> {
+    return this.objects.delete(keys);
+  }
+  deleteBoard(boardId: string): Promise<void> {
+    // the prefix ends in "/": "room~1/" never takes "room~10/…"
+    return this.objects.deletePrefix(boardKeyPrefix(boardId));
+  }
+}
+
+/** Snapshots in a folder (the default driver; tests and the benchmark use it directly). */
+export class FsSnapshotStore extends ObjectSnapshotStore {
   constructor(root: string) {
-    this.root = resolve(root);
-  }
-  private pathOf(key: string): string {
-    assertSafeKey(key);
-    const p = resolve(join(this.root, key));
-    if (!p.startsWith(this.root + '/')) throw new Error(`snapshot key escapes the store: ${key}`);
-    return p;
-  }
-  async put(key: string, bytes: Uint8Array): Promise<void> {
-    const path = this.pathOf(key);
-    await mkdir(dirname(path), { recursive: true });
-    // write then rename: a crash never leaves a half-written snapshot under the real name
-    const tmp = `${path}.${randomBytes(4).toString('hex')}.tmp`;
-    await writeFile(tmp, bytes);
-    await rename(tmp, path);
-  }
-  async get(key: string): Promise<Uint8Array | null> {
-    try {
-      const b = await readFile(this.pathOf(key));
-      return new Uint8Array(b.buffer, b.byteOffset, b.byteLength);
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
-      throw err;
-    }
-  }
-  async delete(keys: string[]): Promise<void> {
-    await Promise.all(keys.map((k) => rm(this.pathOf(k), { force: true })));
-  }
-  async deleteBoard(boardId: string): Promise<void> {
-    await rm(this.pathOf(boardKeyPrefix(boardId).slice(0, -1)), { recursive: true, force: true });
+    super(new FsObjectStore(root));
   }
 }

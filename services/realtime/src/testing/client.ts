@@ -127,6 +127,9 @@ export class TestClient {
       case MSG.EPHEMERAL_BATCH:
         this.ephemeral.push(...decodeEphemeralBatch(payload));
         return;
+      case MSG.LESSON_STATE:
+      case MSG.LESSON_GATHER_S:
+        return; // lesson (SPEC LS1): every joiner gets LESSON_STATE; LessonTestClient reads them
       default:
         throw new Error(`unknown server message ${type}`);
     }

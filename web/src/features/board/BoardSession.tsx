@@ -18,7 +18,11 @@ import { LockScreen } from './LockScreen';
 import { BoardClient, type BoardSnapshot } from './realtime/boardClient';
 import { getShape } from './realtime/boardDoc';
 import { boardSocketUrl, WebSocketTransport } from './realtime/transport';
+import { BoardFiles } from './files/BoardFiles';
+import { ChatPanel } from './chat/ChatPanel';
+import { useBoardChat } from './chat/useBoardChat';
 import { BoardHeader } from './ui/BoardHeader';
+import { LessonButtons, LessonPresentation, LessonTimer, useLesson } from './lesson/Lesson';
 import { BoardUpgradeDialog, type BoardUpgradeReason } from './ui/BoardUpgrade';
 import { accessOf, fromRgb, isPhone, toRgb, useEditorState } from './ui/editorHooks';
 import { Minimap } from './ui/Minimap';
@@ -144,7 +148,10 @@ function currentTheme(): 'light' | 'dark' {
   return document.documentElement.dataset.theme === 'dark' ? 'dark' : 'light';
 }
 
-type PageCallbacks = Pick<BoardViewOptions, 'notify' | 'powerTools' | 'upgradeNeeded' | 'penPreset' | 'panel'>;
+type PageCallbacks = Pick<
+  BoardViewOptions,
+  'notify' | 'powerTools' | 'upgradeNeeded' | 'penPreset' | 'panel' | 'pastedImage'
+>;
 
 /**
  * ADAPTER: the one place that knows how BoardView is built. Everything else on this page talks
@@ -182,6 +189,10 @@ export function BoardSession({ boardId, userId, name, guest, style, settings, pl
   const [exporting, setExporting] = useState(false);
   const [upgrade, setUpgrade] = useState<BoardUpgradeReason | null>(null);
   const [picked, setPicked] = useState<{ bg: BoardBackground; over: BoardBackground } | null>(null);
+  const [filesOpen, setFilesOpen] = useState(false);
+  const chat = useBoardChat(client);
+  // an image pasted from another app: BoardFiles uploads it for this board and places it
+  const pasteImage = useRef<((blob: Blob, at: { x: number; y: number }) => void) | null>(null);
 
   // the latest values for callbacks the editor holds for its whole life
   const latest = useRef({ t, settings, plan });
@@ -189,9 +200,10 @@ export function BoardSession({ boardId, userId, name, guest, style, settings, pl
 
   useEffect(() => {
     client.start();
-    const offError = client.onError((e) =>
-      dispatch(notify({ type: 'error', message: latest.current.t(`errors.${e.code}`) })),
-    );
+    const offError = client.onError((e) => {
+      if (e.code.startsWith('chat_')) return; // the chat panel shows its own errors
+      dispatch(notify({ type: 'error', message: latest.current.t(`errors.${e.code}`) }));
+    });
     const onVisibility = () => client.setHidden(document.visibilityState === 'hidden');
     document.addEventListener('visibilitychange', onVisibility);
     window.__wbBoard = {
@@ -246,6 +258,7 @@ export function BoardSession({ boardId, userId, name, guest, style, settings, pl
         else if (action === 'toggleMinimap') setMinimap((m) => !m);
         else setShortcuts(true);
       },
+      pastedImage: (blob, at) => pasteImage.current?.(blob, at),
     });
     setEditor(v);
     if (window.__wbBoard) window.__wbBoard.editor = v;
@@ -293,6 +306,9 @@ export function BoardSession({ boardId, userId, name, guest, style, settings, pl
   const [updateSettings] = useUpdateSettingsMutation();
   const savePresets = useCallback((penPresets: PenPreset[]) => void updateSettings({ penPresets }), [updateSettings]);
 
+  // live lesson (timer, presentation, follow): lesson/
+  const lesson = useLesson(client, editor);
+
   const peerColors = useMemo(() => new Map(snap.presence.map((p) => [p.peerId, p.color])), [snap.presence]);
 
   if (snap.lock) return <LockScreen reason={snap.lock} guest={guest} />;
@@ -316,14 +332,32 @@ export function BoardSession({ boardId, userId, name, guest, style, settings, pl
         onBackground={(bg) => setPicked({ bg, over: serverBackground })}
         presence={snap.presence}
         selfPeerId={snap.welcome?.peerId}
+        follow={{ following: lesson.following, onFollow: lesson.follow }}
+        lesson={
+          <LessonButtons
+            lesson={lesson}
+            canControl={snap.welcome?.role === 'owner' || snap.welcome?.role === 'editor'}
+            owner={snap.welcome?.role === 'owner'}
+            editor={editor}
+            onUpgrade={() => dispatch(notify({ type: 'info', message: t('lesson.upgrade') }))}
+          />
+        }
         save={{ state: saveState, label: saveLabel }}
         onExport={() => setExporting(true)}
+        files={{
+          open: filesOpen,
+          // spec §2: the drawer needs fileUpload, else the upgrade prompt (pastes and drops still work)
+          onToggle: () => (plan.features.fileUpload ? setFilesOpen((o) => !o) : setUpgrade('fileUpload')),
+        }}
+        chat={{ open: chat.open, unread: chat.unread, onToggle: chat.toggle }}
       />
       {readOnly && snap.readOnlyCause ? (
         <p className="board-banner" role="note">
           {t(`readOnly.${snap.readOnlyCause}`)}
         </p>
       ) : null}
+      <LessonTimer model={lesson.model} />
+      <LessonPresentation lesson={lesson} editor={editor} />
       <div
         ref={host}
         className="board-surface"
@@ -370,6 +404,21 @@ export function BoardSession({ boardId, userId, name, guest, style, settings, pl
           </div>
         </>
       ) : null}
+      {chat.open ? (
+        <ChatPanel model={chat.model} userId={client.userId} guest={guest} owner={owner} onClose={chat.close} />
+      ) : null}
+      <BoardFiles
+        editor={editor}
+        boardId={boardId}
+        host={host}
+        canPlace={snap.ready && access !== 'view'}
+        open={filesOpen && plan.features.fileUpload}
+        onClose={() => setFilesOpen(false)}
+        settings={settings}
+        guest={guest}
+        pasteRef={pasteImage}
+        onUpgrade={() => setUpgrade('fileUpload')}
+      />
       {!snap.ready ? <div className="board-loading">{saveLabel}</div> : null}
       {exporting && editor ? (
         <Suspense fallback={null}>

@@ -100,35 +100,6 @@ export function AssignmentResponsePage() {
   );
 }
 
-export function FilesPage({ url }: PageProps) {
-  const { t } = useTranslation();
-  const filter =
-    url.startsWith('/images') || url.includes('/images') ? 'images' : url.includes('/documents') ? 'documents' : 'all';
-  return (
-    <Page title={t('title.files')}>
-      <Tabs
-        items={[
-          { to: '/files', label: t('files.all') },
-          { to: '/documents', label: t('files.documents') },
-          { to: '/images', label: t('files.images') },
-        ]}
-      />
-      <EmptyState title={t('files.empty')}>
-        <span className="sr-only">{t(`files.${filter}`)}</span>
-      </EmptyState>
-    </Page>
-  );
-}
-
-export function FileViewerPage() {
-  const { t } = useTranslation();
-  return (
-    <Page title={t('title.files')}>
-      <EmptyState title={t('files.notFound')} />
-    </Page>
-  );
-}
-
 export function TutorsPage() {
   const { t } = useTranslation();
   return (

@@ -15,6 +15,7 @@ import {
   useUpdateProfileMutation,
 } from '../auth/authApi';
 import { useUpdateSettingsMutation } from '../session/sessionApi';
+import { uploadDisplayImage } from '../files';
 import { useSession } from '../session/useSession';
 
 function useSaved() {
@@ -37,6 +38,23 @@ export function ProfileSettings() {
   const [newEmail, setNewEmail] = useState('');
   const [password, setPassword] = useState('');
   const [changeEmail, emailState] = useChangeEmailMutation();
+  const [pictureUpload, setPictureUpload] = useState<{ busy: boolean; error?: string }>({ busy: false });
+
+  /** the server crops and resizes the picture; its URL is saved at once (nothing else of the form) */
+  const onPictureFile = async (file: File | undefined) => {
+    if (!file) return;
+    setPictureUpload({ busy: true });
+    try {
+      const { url } = await uploadDisplayImage(file);
+      const absolute = new URL(url, window.location.origin).href;
+      setPicture(absolute);
+      const result = await update({ picture: absolute });
+      setPictureUpload({ busy: false });
+      if (!('error' in result)) saved();
+    } catch (err) {
+      setPictureUpload({ busy: false, error: err instanceof Error ? err.message : String(err) });
+    }
+  };
 
   const onSave = async (e: FormEvent) => {
     e.preventDefault();
@@ -84,6 +102,27 @@ export function ProfileSettings() {
           onChange={setPicture}
           hint={t('profile.pictureHint')}
         />
+        <div className="field profile-picture">
+          {picture ? <img src={picture} alt={t('profile.pictureAlt')} width={64} height={64} /> : null}
+          <label className="button" data-action="upload-picture" aria-busy={pictureUpload.busy || undefined}>
+            <input
+              type="file"
+              accept="image/png,image/jpeg,image/gif,image/webp"
+              className="sr-only"
+              disabled={pictureUpload.busy}
+              onChange={(e) => {
+                void onPictureFile(e.target.files?.[0]);
+                e.target.value = '';
+              }}
+            />
+            {pictureUpload.busy ? t('profile.pictureUploading') : t('profile.uploadPicture')}
+          </label>
+          {pictureUpload.error ? (
+            <p className="field-error" role="alert">
+              {t('profile.pictureUploadFailed', { message: pictureUpload.error })}
+            </p>
+          ) : null}
+        </div>
         {error ? <FormError message={formErrorText(error, codeText)} /> : null}
         <button type="submit" className="primary" disabled={isLoading}>
           {t('app.save')}

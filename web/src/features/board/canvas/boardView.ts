@@ -12,7 +12,7 @@ import { RT_LIMITS } from '@wb/proto';
 import type { GraphShape, ShapeRecord } from '@wb/proto';
 import { panRange, parseGraphSpec, plotFraction, serializeGraphSpec, zoomRange } from '../graph/graphSpec';
 import type { BoardClient } from '../realtime/boardClient';
-import { getShape, newShapeId, readShape, type BoardDoc } from '../realtime/boardDoc';
+import { getShape, newShapeId, putShape, readShape, type BoardDoc } from '../realtime/boardDoc';
 import { bucketOf } from '@wb/proto';
 import { allows, findShortcut, keyOf, nudgeStep, POWER_TOOLS, type Access, type ActionId } from './actions';
 import {
@@ -27,7 +27,7 @@ import {
   type Point,
   type Rect,
 } from './camera';
-import type { EditorApi, EditorOptions, EditorSelection, EditorState } from './editorApi';
+import type { EditorApi, EditorOptions, EditorSelection, EditorState, NewShape } from './editorApi';
 import * as arrange from './editor/arrange';
 import { BoardClipboard } from './editor/clipboard';
 import { followBindings } from './editor/bindings';
@@ -700,6 +700,44 @@ export class BoardView implements ToolHost, EditorApi {
     const z = this.renderer.camera.zoom;
     this.setCamera({ zoom: z, x: x - width / 2 / z, y: y - height / 2 / z });
   };
+
+  addShapes = (shapes: readonly NewShape[], opts: { reveal?: boolean } = {}): string[] | null => {
+    if (!shapes.length || !this.canEdit()) return null;
+    let z = this.scene.topZ();
+    const placed = shapes.map((s) => {
+      z = keyAbove(z);
+      return { ...s, id: this.newId(), z, creator: this.client.userId } as ShapeRecord;
+    });
+    if (!this.commit((d) => placed.forEach((s) => putShape(d, s)))) return null;
+    const ids = placed.map((s) => s.id);
+    this.setTool('select');
+    this.setSelection(ids);
+    if (opts.reveal) this.reveal(ids);
+    return ids;
+  };
+
+  /** centre the shapes when they fit at this zoom, else show the first of them whole (a long column of pages) */
+  private reveal(ids: readonly string[]): void {
+    const rects = ids.map((id) => this.scene.get(id)?.bounds).filter((b): b is Rect => !!b);
+    if (!rects.length) return;
+    const all = rects.reduce((a, b) => ({
+      minX: Math.min(a.minX, b.minX),
+      minY: Math.min(a.minY, b.minY),
+      maxX: Math.max(a.maxX, b.maxX),
+      maxY: Math.max(a.maxY, b.maxY),
+    }));
+    const v = this.viewRect();
+    if (all.maxX - all.minX <= v.maxX - v.minX && all.maxY - all.minY <= v.maxY - v.minY) {
+      this.centerOn((all.minX + all.maxX) / 2, (all.minY + all.maxY) / 2);
+      return;
+    }
+    const { width, height } = this.renderer.size;
+    const fit = fitRect(rects[0]!, width, height);
+    // never zoom in past the current zoom just to show a page
+    const zoom = Math.min(fit.zoom, this.renderer.camera.zoom);
+    const first = rects[0]!;
+    this.setCamera({ zoom, x: (first.minX + first.maxX) / 2 - width / 2 / zoom, y: first.minY - 40 / zoom });
+  }
 
   peerViewports(): ReadonlyMap<number, Rect> {
     const out = new Map<number, Rect>();

@@ -2,7 +2,7 @@
  * What the React board page sees of the imperative editor (BoardView implements it): commands,
  * the tool and style, and a small observable state for the toolbar, panels and minimap.
  */
-import type { BoardBackground, ShapeKind } from '@wb/proto';
+import type { BoardBackground, ShapeKind, ShapeRecord } from '@wb/proto';
 import type { ActionId } from './actions';
 import type { Camera, Rect } from './camera';
 import type { Scene } from './scene';
@@ -16,6 +16,13 @@ export interface EditorSelection {
   /** the selection is exactly one or more whole groups */
   grouped: boolean;
 }
+
+/** A shape made outside the editor (a file placed on the board): the editor gives id, z and creator. */
+export type NewShape = ShapeRecord extends infer S
+  ? S extends ShapeRecord
+    ? Omit<S, 'id' | 'z' | 'creator'>
+    : never
+  : never;
 
 export interface EditorState {
   tool: ToolId;
@@ -66,6 +73,12 @@ export interface EditorApi {
   closeEditor(): void;
   /** change fields of one shape as one undo step (editing panels); false when refused */
   updateShape(id: string, patch: Record<string, unknown>): boolean;
+  /**
+   * Add shapes (files placed from the drawer, pasted or dropped) above everything as one undo
+   * step (sent in parts within SPEC L4 when big) and select them; `reveal` brings them into view.
+   * Their ids, or null when refused (viewer, not yet in sync, limits).
+   */
+  addShapes(shapes: readonly NewShape[], opts?: { reveal?: boolean }): string[] | null;
   /** other people's visible rectangles (minimap), by peer id */
   peerViewports(): ReadonlyMap<number, Rect>;
 }

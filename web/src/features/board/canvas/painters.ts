@@ -122,32 +122,47 @@ function fillStyleOf(shape: ShapeRecord): string | null {
 // ---------------------------------------------------------------------------------------------
 // Strokes
 
+type PenShape = Extract<ShapeRecord, { kind: 'pen' }>;
+
+/** a pen stroke's pressures when there is one per point (and at least two points), else null */
+function usablePressures(shape: PenShape, pts: ArrayLike<number>): Uint8Array | null {
+  const p = shape.pressures;
+  return p instanceof Uint8Array && p.length * 2 >= pts.length && pts.length >= 4 ? p : null;
+}
+
+/**
+ * A pressure stroke's filled outline (perfect-freehand) as flat world x,y pairs, or null when the
+ * stroke has no usable pressures (it is drawn as a line of its width). The board and the vector
+ * export both draw this outline, so they cannot drift apart.
+ */
+export function pressureOutline(shape: PenShape, pts: ArrayLike<number>): number[] | null {
+  const pressures = usablePressures(shape, pts);
+  if (!pressures) return null;
+  const input: number[][] = [];
+  for (let i = 0; i + 1 < pts.length; i += 2)
+    input.push([pts[i]! + shape.x, pts[i + 1]! + shape.y, pressures[i / 2]! / 255]);
+  const outline = getStroke(input, {
+    size: drawnStrokeWidth(shape),
+    thinning: 0.6,
+    smoothing: 0.5,
+    streamline: 0.3,
+    simulatePressure: false,
+    last: true,
+  });
+  const flat: number[] = [];
+  for (const [x, y] of outline) flat.push(x!, y!);
+  return flat;
+}
+
 const pen: Painter = (g, item, ctx) => {
-  const shape = item.shape as Extract<ShapeRecord, { kind: 'pen' }>;
+  const shape = item.shape as PenShape;
   const cache = cacheOf(item);
   const width = drawnStrokeWidth(shape);
   const pts = item.points;
-  const pressures =
-    shape.pressures instanceof Uint8Array && shape.pressures.length * 2 >= pts.length ? shape.pressures : null;
   const color = strokeInk(shape, ctx);
-  if (pressures && pts.length >= 4) {
-    // pressure-sensitive: perfect-freehand's outline, filled
-    if (!cache.path) {
-      const input: number[][] = [];
-      for (let i = 0; i + 1 < pts.length; i += 2)
-        input.push([pts[i]! + shape.x, pts[i + 1]! + shape.y, pressures[i / 2]! / 255]);
-      const outline = getStroke(input, {
-        size: width,
-        thinning: 0.6,
-        smoothing: 0.5,
-        streamline: 0.3,
-        simulatePressure: false,
-        last: true,
-      });
-      const flat: number[] = [];
-      for (const [x, y] of outline) flat.push(x!, y!);
-      cache.path = polyPath(flat, 0, 0, true);
-    }
+  if (usablePressures(shape, pts)) {
+    // pressure-sensitive: perfect-freehand's outline, filled (made once per stroke version)
+    cache.path ??= polyPath(pressureOutline(shape, pts)!, 0, 0, true);
     const saved = applyPattern(g, shape, ctx, width);
     g.fillStyle = color;
     g.fill(cache.path);

@@ -13,6 +13,11 @@ export interface PaintContext {
   zoom: number;
   /** an image finished loading (or failed): the caller redraws */
   onAsset: () => void;
+  /**
+   * a painter drew a placeholder for something still loading (a formula being typeset, a graph
+   * being plotted): an export waits for these before it paints for real
+   */
+  onPending?: () => void;
 }
 
 export const DEFAULT_PAINT_CONTEXT: PaintContext = {

@@ -113,8 +113,8 @@ export function ExportDialog({ scene, selection, view, title, background, vector
           layout,
           onNotice: (n) =>
             found.push(
-              n.code === 'latinOnly'
-                ? t('export.notices.latinOnly')
+              n.code === 'missingGlyphs'
+                ? t('export.notices.missingGlyphs')
                 : t('export.notices.splitScale', { percent: n.percent }),
             ),
         });

@@ -4,7 +4,9 @@
  * the pictures instead of placeholders. Vector exports embed them as data: URLs.
  */
 import { documentPageUrl, imageCache, imageUrl, type Asset } from '../canvas/imageCache';
+import { paintItem } from '../canvas/painters';
 import type { SceneItem } from '../canvas/scene';
+import type { PaintContext } from '../canvas/theme';
 import type { Slicer } from './slices';
 
 const urlOf = (item: SceneItem): string | null => {
@@ -32,6 +34,33 @@ export async function loadImages(items: readonly SceneItem[], slicer: Slicer): P
     if (asset.state === 'ready' && asset.image) out.set(it.shape.id, asset.image);
   }
   return out;
+}
+
+/** how long an export waits for formulas and graphs to be typeset before it paints what it has */
+export const TYPESET_WAIT_MS = 20_000;
+
+/**
+ * Formulas and graphs are typeset on first ask (MathJax, function-plot), so a bitmap export could
+ * catch placeholders. Paint them once into a 1×1 canvas as the export will (same zoom and theme,
+ * so the same cache entries are asked for) and repeat after each one settles, until a pass finds
+ * none still loading or the wait runs out.
+ */
+export async function typesetFirst(items: readonly SceneItem[], paint: PaintContext, slicer: Slicer): Promise<void> {
+  const lazy = items.filter((it) => it.shape.kind === 'formula' || it.shape.kind === 'graph');
+  if (!lazy.length) return;
+  const g = Object.assign(document.createElement('canvas'), { width: 1, height: 1 }).getContext('2d');
+  if (!g) return;
+  const until = performance.now() + TYPESET_WAIT_MS;
+  while (performance.now() < until) {
+    let pending = 0;
+    let wake = () => {};
+    const settled = new Promise<void>((resolve) => (wake = resolve));
+    const ctx: PaintContext = { ...paint, onAsset: () => wake(), onPending: () => pending++ };
+    for (const it of lazy) paintItem(g, it, ctx);
+    if (pending === 0) return;
+    await Promise.race([settled, new Promise((r) => setTimeout(r, Math.max(0, until - performance.now())))]);
+    slicer.check();
+  }
 }
 
 export type ImageType = 'image/png' | 'image/jpeg';

@@ -5,8 +5,10 @@
  * the page. Pages: the region fitted on one page, tiled over several at 100 % (smaller when that
  * would pass MAX_PAGES), or one page per PDF page placed on the board. Built in ~8 ms slices.
  *
- * Text uses the PDF standard fonts (Helvetica, Times, Courier), which cover Latin-1 only:
- * other characters are written as "?" and the caller is told (onNotice 'latinOnly').
+ * Text uses the PDF standard fonts (Helvetica, Times, Courier) while it fits in Latin-1 (small
+ * files). A text with other characters (Cyrillic, Greek, Polish ł, Turkish ş…) is written with a
+ * DejaVu font of its family, embedded in the PDF (fonts.ts loads it on first need). Characters
+ * even DejaVu lacks (CJK, emoji) are written as "?" and the caller is told (onNotice 'missingGlyphs').
  */
 import type { jsPDF as JsPdf } from 'jspdf';
 import type { Rect } from '../canvas/camera';
@@ -28,6 +30,7 @@ import {
   type PagePlacement,
   type PaperName,
 } from './pages';
+import { UNICODE_FONTS, unicodeFontData, type FontFamily, type FontLoader } from './fonts';
 import { Slicer } from './slices';
 import { vectorContext, type VectorExportOptions } from './svgExport';
 import {
@@ -43,13 +46,16 @@ import {
 } from './vector';
 
 export type PdfLayout = 'fit' | 'split' | 'documentPages';
-export type PdfNotice = { code: 'latinOnly' } | { code: 'scaleLowered'; percent: number };
+export type PdfNotice = { code: 'missingGlyphs' } | { code: 'scaleLowered'; percent: number };
 
 export interface PdfExportOptions extends VectorExportOptions {
   paper: PaperName;
   orientation: Orientation;
   layout: PdfLayout;
+  /** 'missingGlyphs': some characters no font of the PDF can show were written as "?" */
   onNotice?: (notice: PdfNotice) => void;
+  /** the bytes of a DejaVu font (default: fetched from its asset URL once per session) */
+  loadFont?: FontLoader;
 }
 
 /** the pages of an export: where each shows which part of the board */
@@ -91,6 +97,33 @@ export function standardFont(font: string): 'helvetica' | 'times' | 'courier' {
   return 'helvetica';
 }
 
+const FAMILY = { helvetica: 'sans', times: 'serif', courier: 'mono' } as const;
+
+/** the family (sans, serif, mono) of a board font, as standardFont sorts it */
+export const fontFamily = (font: string): FontFamily => FAMILY[standardFont(font)];
+
+/**
+ * text for an embedded Unicode font: characters it has no glyph for become "?" (jsPDF would cut
+ * the line at the first one), and so do those beyond the BMP (emoji: jsPDF writes UTF-16 units)
+ */
+export function unicodeText(s: string, has: (code: number) => boolean): { text: string; replaced: boolean } {
+  let replaced = false;
+  // eslint-disable-next-line no-control-regex
+  const text = s.replace(/[\u0000-\u001f\u007f]/g, '').replace(/[^\u0000-\u007e]/gu, (ch) => {
+    const code = ch.codePointAt(0)!;
+    if (code <= 0xffff && has(code)) return ch;
+    replaced = true;
+    return '?';
+  });
+  return { text, replaced };
+}
+
+/** an embedded Unicode font: its jsPDF name and whether it has a glyph for a character */
+interface UnicodeFont {
+  name: string;
+  has: (code: number) => boolean;
+}
+
 /** writes drawings onto a jsPDF document in "advanced" mode (y down, our own transforms) */
 class PdfWriter {
   private fillColor = '';
@@ -100,7 +133,10 @@ class PdfWriter {
   private lineWidth = -1;
   private cap = '';
   private join = '';
-  latinOnly = false;
+  /** some character was written as "?" */
+  missingGlyphs = false;
+  /** the Unicode font of each family once one of its texts needed it (null: it failed to load) */
+  private readonly unicode = new Map<FontFamily, UnicodeFont | null>();
 
   constructor(
     private readonly doc: JsPdf,
@@ -122,6 +158,44 @@ class PdfWriter {
   /** the path's operators, written as one piece (jsPDF's moveTo/lineTo per point cost 4× more) */
   path(d: PathData): void {
     this.write(pathToPdf(d).slice(0, -1));
+  }
+
+  /** the families whose Unicode font the drawing's text needs and that are not loaded (nor tried) yet */
+  fontsToLoad(d: ShapeDrawing): FontFamily[] {
+    if (this.unicode.size === 3) return [];
+    const out = new Set<FontFamily>();
+    const visit = (prims: readonly Prim[]): void => {
+      for (const p of prims) {
+        if (p.t === 'clip') visit(p.prims);
+        else if (p.t === 'text') {
+          const family = fontFamily(p.font);
+          if (!this.unicode.has(family) && p.lines.some((l) => latinText(l).replaced)) out.add(family);
+        }
+      }
+    };
+    visit(d.prims);
+    return [...out];
+  }
+
+  /** embeds the families' DejaVu fonts; one that fails to load leaves its text on the standard font */
+  async loadFonts(families: readonly FontFamily[], load?: FontLoader): Promise<void> {
+    for (const family of families) {
+      const name = UNICODE_FONTS[family];
+      try {
+        const data = await unicodeFontData(name, load);
+        if (this.unicode.has(family)) continue;
+        const doc = this.doc;
+        doc.addFileToVFS(`${name}.ttf`, data);
+        doc.addFont(`${name}.ttf`, name, 'normal', 'Identity-H');
+        const font = doc.getFont();
+        doc.setFont(name, 'normal');
+        const metadata = (doc.getFont() as { metadata: { characterToGlyph(code: number): number } }).metadata;
+        doc.setFont(font.fontName, font.fontStyle);
+        this.unicode.set(family, { name, has: (code) => metadata.characterToGlyph(code) !== 0 });
+      } catch {
+        this.unicode.set(family, null);
+      }
+    }
   }
 
   private write(ops: string): void {
@@ -159,15 +233,18 @@ class PdfWriter {
       case 'text': {
         const lines = p.lines.filter((l) => l.trim());
         if (!lines.length) return;
-        doc.setFont(standardFont(p.font), 'normal');
+        // the whole text in one font: DejaVu when some line needs it (and it loaded)
+        const latin = p.lines.map(latinText);
+        const unicode = latin.some((l) => l.replaced) ? this.unicode.get(fontFamily(p.font)) : undefined;
+        doc.setFont(unicode ? unicode.name : standardFont(p.font), 'normal');
         doc.setFontSize(p.fontSize);
         doc.setTextColor(p.color);
         this.fillColor = ''; // text colour is the fill colour in PDF
         this.setAlpha(opacity);
         p.lines.forEach((line, i) => {
           if (!line.trim()) return;
-          const { text, replaced } = latinText(line);
-          if (replaced) this.latinOnly = true;
+          const { text, replaced } = unicode ? unicodeText(line, unicode.has) : latin[i]!;
+          if (replaced) this.missingGlyphs = true;
           const x = p.align === 'center' ? p.x + (p.width - doc.getTextWidth(text)) / 2 : p.x;
           const y = p.top + p.lineHeight * (i + 0.5) + p.fontSize * BASELINE_SHIFT;
           doc.text(text, x, y);
@@ -319,6 +396,11 @@ export async function exportPdf(scene: ExportScene, region: Rect, opts: PdfExpor
     const shown = perPage[n]!;
     for (let i = 0; i < shown.length; i++) {
       const drawing = shapeDrawing(shown[i]!, ctx);
+      const families = writer.fontsToLoad(drawing);
+      if (families.length) {
+        await writer.loadFonts(families, opts.loadFont);
+        slicer.check();
+      }
       if (drawing.prims.some((q) => q.t === 'svg')) await writer.drawingWithFragments(drawing);
       else writer.drawing(drawing);
       if ((i & 15) === 15) {
@@ -331,7 +413,7 @@ export async function exportPdf(scene: ExportScene, region: Rect, opts: PdfExpor
     doc.compatAPI();
     await slicer.tick();
   }
-  if (writer.latinOnly) opts.onNotice?.({ code: 'latinOnly' });
+  if (writer.missingGlyphs) opts.onNotice?.({ code: 'missingGlyphs' });
   await slicer.pause();
   const blob = doc.output('blob');
   opts.onProgress?.(1);

@@ -7,7 +7,7 @@ import type { BoardBackground } from '@wb/proto';
 import { drawBackground } from '../canvas/background';
 import type { Rect } from '../canvas/camera';
 import { paintItem } from '../canvas/painters';
-import { loadImages } from './assets';
+import { loadImages, typesetFirst } from './assets';
 import { ExportError, exportItems, height, width, type ExportScene } from './pages';
 import { Slicer } from './slices';
 import { exportPaint } from './vector';
@@ -97,11 +97,13 @@ export async function exportPng(scene: ExportScene, region: Rect, opts: PngExpor
   const slicer = new Slicer(opts.signal);
   slicer.check();
   const items = exportItems(scene, region, opts.only);
-  // painters draw what the image cache has: wait for every picture first
+  const { scale } = size;
+  const ctx = { ...exportPaint(opts.boardBackground, opts.background), zoom: scale };
+  // painters draw what the caches have: wait for every picture, formula and graph first
   await loadImages(items, slicer);
+  await typesetFirst(items, ctx, slicer);
   const { g, toBlob } = makeCanvas(size.width, size.height);
   const g2d = g as CanvasRenderingContext2D;
-  const { scale } = size;
   if (opts.background) {
     const camera = { x: region.minX, y: region.minY, zoom: scale };
     for (let y = 0; y < size.height; y += BAND_PX) {
@@ -117,7 +119,6 @@ export async function exportPng(scene: ExportScene, region: Rect, opts: PngExpor
       }
     }
   }
-  const ctx = { ...exportPaint(opts.boardBackground, opts.background), zoom: scale };
   g.setTransform(scale, 0, 0, scale, -region.minX * scale, -region.minY * scale);
   for (let i = 0; i < items.length; i++) {
     paintItem(g2d, items[i]!, ctx);

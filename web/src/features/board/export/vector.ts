@@ -4,7 +4,6 @@
  * as data (paths, text lines, images, SVG fragments) that svgExport writes as SVG elements and
  * pdfExport as PDF path and text operators. World coordinates throughout.
  */
-import { getStroke } from 'perfect-freehand';
 import type { BoardBackground, ShapeRecord } from '@wb/proto';
 import {
   adaptiveGridSpacing,
@@ -28,7 +27,7 @@ import {
   isFilled,
   shapeGeometry,
 } from '../canvas/geometry';
-import { trimmedForHeads } from '../canvas/painters';
+import { pressureOutline, trimmedForHeads } from '../canvas/painters';
 import type { SceneItem } from '../canvas/scene';
 import { fitFontSize, layoutText } from '../canvas/textLayout';
 import {
@@ -319,26 +318,12 @@ function shapePrims(item: SceneItem, ctx: VectorContext): Prim[] {
     case 'pen': {
       const width = drawnStrokeWidth(shape);
       const { stroke, multiply } = strokeOf(shape, ctx, width);
-      const pressures =
-        shape.pressures instanceof Uint8Array && shape.pressures.length * 2 >= pts.length ? shape.pressures : null;
-      if (pressures && pts.length >= 4) {
-        const input: number[][] = [];
-        for (let i = 0; i + 1 < pts.length; i += 2)
-          input.push([pts[i]! + shape.x, pts[i + 1]! + shape.y, pressures[i / 2]! / 255]);
-        const outline = getStroke(input, {
-          size: width,
-          thinning: 0.6,
-          smoothing: 0.5,
-          streamline: 0.3,
-          simulatePressure: false,
-          last: true,
-        });
-        const flat: number[] = [];
-        for (const [x, y] of outline) flat.push(x!, y!);
+      const outline = pressureOutline(shape, pts);
+      if (outline) {
         return [
           {
             t: 'path',
-            d: polyD(flat, 0, 0, true),
+            d: polyD(outline, 0, 0, true),
             fill: { color: stroke.color, alpha: stroke.alpha },
             stroke: null,
             multiply,

@@ -1,6 +1,7 @@
 /// <reference types="jest" />
 import { act, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import type { FormulaShape } from '@wb/proto';
+import { loadNamespace } from '../../../i18n/i18n';
 import FormulaPanel, { type FormulaPatch } from './FormulaPanel';
 import { renderFormula } from './mathjax';
 
@@ -33,6 +34,9 @@ function setup(s = shape()) {
 
 /** let the preview's render (a resolved promise once MathJax is loaded) land inside act */
 const previewSettles = () => act(() => new Promise<void>((r) => setTimeout(r, 0)));
+
+// the panel's strings are the `board` namespace (English here, as the board loads it)
+beforeAll(() => loadNamespace('board', 'en'));
 
 beforeAll(async () => {
   // MathJax loads once for the file (the first load is the slow part)

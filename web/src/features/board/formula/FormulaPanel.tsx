@@ -7,6 +7,7 @@
  */
 import { FORMULA_ALIGNMENTS, SHAPE_LIMITS, type FormulaShape } from '@wb/proto';
 import { useCallback, useEffect, useId, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import { formulaSize } from '../canvas/geometry';
 import { hex, inkColor } from '../canvas/theme';
 import { checkLatex } from './latexPolicy';
@@ -26,12 +27,8 @@ export interface FormulaPanelProps {
 /** typing is committed this long after the last keystroke */
 export const COMMIT_DELAY_MS = 300;
 const SIZES = [12, 16, 20, 24, 32, 40, 48, 64, 80, 96];
-const ALIGNMENT_LABELS: Record<string, string> = {
-  equation: 'Equation (centred, display style)',
-  left: 'Left',
-  center: 'Centre',
-  right: 'Right',
-};
+/** the LaTeX shown as an example in the empty input (the "e.g." around it is translated) */
+const PLACEHOLDER_EXAMPLE = 'x = \\frac{-b \\pm \\sqrt{b^2 - 4ac}}{2a}';
 
 const currentTheme = (): 'light' | 'dark' =>
   typeof document !== 'undefined' && document.documentElement.dataset.theme === 'dark' ? 'dark' : 'light';
@@ -44,6 +41,7 @@ async function boxFor(latex: string, fontSize: number, alignment: string): Promi
 }
 
 export default function FormulaPanel({ shape, update, close }: FormulaPanelProps) {
+  const { t } = useTranslation('board');
   const id = useId();
   const [latex, setLatex] = useState(shape.latex);
   const [preview, setPreview] = useState<RenderedFormula | null>(null);
@@ -159,7 +157,7 @@ export default function FormulaPanel({ shape, update, close }: FormulaPanelProps
   return (
     <section
       className="shape-panel formula-panel"
-      aria-label="Formula editor"
+      aria-label={t('formula.editor')}
       onKeyDown={(e) => {
         if (e.key === 'Escape') {
           e.preventDefault();
@@ -168,14 +166,14 @@ export default function FormulaPanel({ shape, update, close }: FormulaPanelProps
       }}
     >
       <div className="formula-panel-head">
-        <h2 className="formula-panel-title">Formula</h2>
+        <h2 className="formula-panel-title">{t('formula.title')}</h2>
         <button type="button" className="formula-done" onClick={() => void done()}>
-          Done
+          {t('formula.done')}
         </button>
       </div>
 
       <label className="formula-label" htmlFor={`${id}-latex`}>
-        LaTeX
+        {t('formula.latex')}
       </label>
       <textarea
         id={`${id}-latex`}
@@ -189,7 +187,7 @@ export default function FormulaPanel({ shape, update, close }: FormulaPanelProps
         autoFocus
         aria-invalid={error ? true : undefined}
         aria-describedby={error ? `${id}-error` : undefined}
-        placeholder="e.g. x = \frac{-b \pm \sqrt{b^2 - 4ac}}{2a}"
+        placeholder={t('formula.example', { example: PLACEHOLDER_EXAMPLE })}
         onChange={(e) => edit(e.target.value)}
       />
       {error && (
@@ -198,7 +196,7 @@ export default function FormulaPanel({ shape, update, close }: FormulaPanelProps
         </p>
       )}
 
-      <div className="formula-preview" aria-label="Preview" role="img">
+      <div className="formula-preview" aria-label={t('formula.preview')} role="img">
         {preview?.svg && !error ? (
           <img
             alt={latex}
@@ -207,11 +205,11 @@ export default function FormulaPanel({ shape, update, close }: FormulaPanelProps
             height={preview.height}
           />
         ) : (
-          <span className="formula-preview-empty">{latex.trim() ? '…' : 'Type LaTeX or use the palette'}</span>
+          <span className="formula-preview-empty">{latex.trim() ? '…' : t('formula.previewEmpty')}</span>
         )}
       </div>
 
-      <div className="formula-groups" role="group" aria-label="Palette groups">
+      <div className="formula-groups" role="group" aria-label={t('formula.groups')}>
         {PALETTE.map((g) => (
           <button
             key={g.id}
@@ -220,11 +218,11 @@ export default function FormulaPanel({ shape, update, close }: FormulaPanelProps
             aria-pressed={g.id === activeGroup.id}
             onClick={() => setGroup(g.id)}
           >
-            {g.label}
+            {t(`formula.group.${g.id}`)}
           </button>
         ))}
       </div>
-      <div className="formula-palette" role="group" aria-label={activeGroup.label}>
+      <div className="formula-palette" role="group" aria-label={t(`formula.group.${activeGroup.id}`)}>
         {activeGroup.entries.map((entry) => (
           <button
             key={entry.latex}
@@ -241,7 +239,7 @@ export default function FormulaPanel({ shape, update, close }: FormulaPanelProps
 
       <div className="formula-style">
         <label>
-          <span>Colour</span>
+          <span>{t('formula.colour')}</span>
           <input
             type="color"
             value={hex(color)}
@@ -249,7 +247,7 @@ export default function FormulaPanel({ shape, update, close }: FormulaPanelProps
           />
         </label>
         <label>
-          <span>Size</span>
+          <span>{t('formula.size')}</span>
           <select
             value={Math.round(shape.fontSize)}
             onChange={(e) => void restyle({ fontSize: Number(e.target.value) })}
@@ -262,11 +260,11 @@ export default function FormulaPanel({ shape, update, close }: FormulaPanelProps
           </select>
         </label>
         <label>
-          <span>Alignment</span>
+          <span>{t('formula.alignment')}</span>
           <select value={shape.alignment} onChange={(e) => void restyle({ alignment: e.target.value })}>
             {FORMULA_ALIGNMENTS.map((a) => (
               <option key={a} value={a}>
-                {ALIGNMENT_LABELS[a] ?? a}
+                {t(`formula.align.${a}`)}
               </option>
             ))}
           </select>

@@ -45,6 +45,7 @@ export function paintFormula(
   }
   const img = images.get(latex, { fontSize, color, alignment: shape.alignment }, ctx.onAsset);
   if (img.state !== 'ready' || !img.image || img.width <= 0 || img.height <= 0) {
+    if (img.state === 'loading') ctx.onPending?.();
     sourceInFrame(g, box, latex, color, fontSize, ctx);
     return;
   }

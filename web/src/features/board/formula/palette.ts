@@ -13,13 +13,26 @@ export interface PaletteEntry {
   glyph: string;
   /** LaTeX with SLOT markers */
   latex: string;
-  /** the button's accessible name and tooltip */
+  /** the button's accessible name and tooltip (English for now: not translated, see README) */
   label: string;
 }
 
+/** a group's stable id; its label is the `board` string `formula.group.<id>` (FormulaPanel) */
+export type PaletteGroupId =
+  | 'fractions'
+  | 'roots'
+  | 'powers'
+  | 'greek'
+  | 'operators'
+  | 'relations'
+  | 'arrows'
+  | 'brackets'
+  | 'matrices'
+  | 'big'
+  | 'vectors';
+
 export interface PaletteGroup {
-  id: string;
-  label: string;
+  id: PaletteGroupId;
   entries: readonly PaletteEntry[];
 }
 
@@ -28,7 +41,6 @@ const e = (glyph: string, latex: string, label: string): PaletteEntry => ({ glyp
 export const PALETTE: readonly PaletteGroup[] = [
   {
     id: 'fractions',
-    label: 'Fractions',
     entries: [
       e('a⁄b', '\\frac{□}{□}', 'Fraction'),
       e('a b⁄c', '□\\frac{□}{□}', 'Mixed number'),
@@ -39,7 +51,6 @@ export const PALETTE: readonly PaletteGroup[] = [
   },
   {
     id: 'roots',
-    label: 'Roots',
     entries: [
       e('√', '\\sqrt{□}', 'Square root'),
       e('∛', '\\sqrt[3]{□}', 'Cube root'),
@@ -48,7 +59,6 @@ export const PALETTE: readonly PaletteGroup[] = [
   },
   {
     id: 'powers',
-    label: 'Powers and indices',
     entries: [
       e('xⁿ', '{□}^{□}', 'Power'),
       e('x²', '{□}^{2}', 'Square'),
@@ -62,7 +72,6 @@ export const PALETTE: readonly PaletteGroup[] = [
   },
   {
     id: 'greek',
-    label: 'Greek letters',
     entries: [
       e('α', '\\alpha', 'alpha'),
       e('β', '\\beta', 'beta'),
@@ -90,7 +99,6 @@ export const PALETTE: readonly PaletteGroup[] = [
   },
   {
     id: 'operators',
-    label: 'Operators',
     entries: [
       e('±', '\\pm', 'Plus or minus'),
       e('∓', '\\mp', 'Minus or plus'),
@@ -115,7 +123,6 @@ export const PALETTE: readonly PaletteGroup[] = [
   },
   {
     id: 'relations',
-    label: 'Relations',
     entries: [
       e('≠', '\\neq', 'Not equal'),
       e('≈', '\\approx', 'Approximately equal'),
@@ -144,7 +151,6 @@ export const PALETTE: readonly PaletteGroup[] = [
   },
   {
     id: 'arrows',
-    label: 'Arrows',
     entries: [
       e('→', '\\to', 'Arrow right'),
       e('←', '\\leftarrow', 'Arrow left'),
@@ -160,7 +166,6 @@ export const PALETTE: readonly PaletteGroup[] = [
   },
   {
     id: 'brackets',
-    label: 'Brackets',
     entries: [
       e('( )', '\\left(□\\right)', 'Parentheses'),
       e('[ ]', '\\left[□\\right]', 'Square brackets'),
@@ -174,7 +179,6 @@ export const PALETTE: readonly PaletteGroup[] = [
   },
   {
     id: 'matrices',
-    label: 'Matrices',
     entries: [
       e('(2×2)', '\\begin{pmatrix} □ & □ \\\\ □ & □ \\end{pmatrix}', 'Matrix 2×2'),
       e('(3×3)', '\\begin{pmatrix} □ & □ & □ \\\\ □ & □ & □ \\\\ □ & □ & □ \\end{pmatrix}', 'Matrix 3×3'),
@@ -187,7 +191,6 @@ export const PALETTE: readonly PaletteGroup[] = [
   },
   {
     id: 'big',
-    label: 'Sums, integrals, limits',
     entries: [
       e('∑', '\\sum_{□}^{□}', 'Sum'),
       e('∏', '\\prod_{□}^{□}', 'Product'),
@@ -202,7 +205,6 @@ export const PALETTE: readonly PaletteGroup[] = [
   },
   {
     id: 'vectors',
-    label: 'Vectors',
     entries: [
       e('v⃗', '\\vec{□}', 'Vector'),
       e('AB⃗', '\\overrightarrow{□}', 'Vector from A to B'),

@@ -1,6 +1,7 @@
 /// <reference types="jest" />
 import { act, fireEvent, render, screen, within } from '@testing-library/react';
 import type { GraphShape } from '@wb/proto';
+import { loadNamespace } from '../../../i18n/i18n';
 import GraphPanel, { GRAPH_COMMIT_DELAY_MS } from './GraphPanel';
 import { DEFAULT_GRAPH_SPEC, parseGraphSpec, type GraphSpec } from './graphSpec';
 
@@ -28,6 +29,8 @@ function setup(advancedGraphs: boolean, s = shape()) {
   return { ...view, update, close, onUpgrade, specs };
 }
 
+// the panel's strings are the `board` namespace (English here, as the board loads it)
+beforeAll(() => loadNamespace('board', 'en'));
 beforeEach(() => jest.useFakeTimers());
 afterEach(() => jest.useRealTimers());
 
@@ -119,6 +122,19 @@ describe('GraphPanel', () => {
       expect(screen.getByLabelText('Function 2: y(t) =')).toBeTruthy();
       fireEvent.click(screen.getByRole('button', { name: 'Remove function 2' }));
       expect(specs().at(-1)!.functions).toEqual([DEFAULT_GRAPH_SPEC.functions[0]]);
+    });
+
+    it('a parametric or polar curve is drawn over the t / θ interval set for it (0 … 2π by default)', () => {
+      const { specs } = setup(true);
+      fireEvent.change(screen.getByLabelText('Function 1: kind'), { target: { value: 'polar' } });
+      expect(screen.getByRole('group', { name: 'Drawn for' })).toBeTruthy();
+      expect((screen.getByLabelText('θ from') as HTMLInputElement).value).toBe('0');
+      fireEvent.change(screen.getByLabelText('θ to'), { target: { value: '18.85' } });
+      act(() => void jest.runAllTimers());
+      expect(specs().at(-1)!.functions[0]).toMatchObject({ kind: 'polar', range: [0, 18.85] });
+      // functions of x have no such interval: the visible x range is theirs
+      fireEvent.change(screen.getByLabelText('Function 1: kind'), { target: { value: 'function' } });
+      expect(screen.queryByRole('group', { name: 'Drawn for' })).toBeNull();
     });
 
     it('derivative, tangent point and colour are saved', () => {

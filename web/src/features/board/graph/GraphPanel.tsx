@@ -7,6 +7,7 @@
  */
 import type { GraphShape } from '@wb/proto';
 import { useCallback, useEffect, useId, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import {
   GRAPH_COLORS,
   GRAPH_KINDS,
@@ -31,30 +32,32 @@ export interface GraphPanelProps {
   onUpgrade: () => void;
 }
 
+/** the parameter interval of parametric and polar curves when none is set (plot.ts draws the same) */
+const DEFAULT_CURVE_RANGE: [number, number] = [0, 2 * Math.PI];
+
 /** typing is committed this long after the last keystroke */
 export const GRAPH_COMMIT_DELAY_MS = 300;
 
-const KIND_LABELS: Record<GraphKind, string> = {
-  function: 'Function y = f(x)',
-  parametric: 'Parametric x(t), y(t)',
-  polar: 'Polar r(θ)',
-  implicit: 'Implicit equation',
-  points: 'Points',
+/**
+ * An expression input's label: the math as is, words through the `board` strings
+ * (`graph.expr.<kind>`). Kind names are `graph.kind.<kind>`.
+ */
+const EXPR_LABELS: Record<GraphKind, { math: string } | { key: 'graph.expr.implicit' | 'graph.expr.points' }> = {
+  function: { math: 'y =' },
+  parametric: { math: 'x(t) =' },
+  polar: { math: 'r(θ) =' },
+  implicit: { key: 'graph.expr.implicit' },
+  points: { key: 'graph.expr.points' },
 };
-const EXPR_LABELS: Record<GraphKind, string> = {
-  function: 'y =',
-  parametric: 'x(t) =',
-  polar: 'r(θ) =',
-  implicit: 'Equation',
-  points: 'Points',
-};
+/** the examples shown in empty inputs (the "e.g." around them is translated) */
 const PLACEHOLDERS: Record<GraphKind, string> = {
-  function: 'e.g. 2x^2 - sin x',
-  parametric: 'e.g. cos t',
-  polar: 'e.g. 1 + cos θ',
-  implicit: 'e.g. x^2 + y^2 = 9',
-  points: 'e.g. (1, 2) (3, -1)',
+  function: '2x^2 - sin x',
+  parametric: 'cos t',
+  polar: '1 + cos θ',
+  implicit: 'x^2 + y^2 = 9',
+  points: '(1, 2) (3, -1)',
 };
+/** the swatches' accessible names: the `board` strings `graph.colors.<name>` */
 const COLOR_NAMES: Record<string, string> = {
   '#2563eb': 'blue',
   '#dc2626': 'red',
@@ -79,6 +82,7 @@ function nextId(spec: GraphSpec): string {
 }
 
 export default function GraphPanel({ shape, update, close, advancedGraphs, onUpgrade }: GraphPanelProps) {
+  const { t } = useTranslation('board');
   const id = useId();
   const [loaded] = useState(() => parseGraphSpec(shape.spec));
   const [draft, setDraft] = useState<GraphSpec>(loaded.spec);
@@ -160,7 +164,7 @@ export default function GraphPanel({ shape, update, close, advancedGraphs, onUpg
   return (
     <section
       className="shape-panel graph-panel"
-      aria-label="Graph editor"
+      aria-label={t('graph.editor')}
       onKeyDown={(e) => {
         if (e.key === 'Escape') {
           e.preventDefault();
@@ -169,20 +173,23 @@ export default function GraphPanel({ shape, update, close, advancedGraphs, onUpg
       }}
     >
       <div className="graph-panel-head">
-        <h2 className="graph-panel-title">Graph</h2>
+        <h2 className="graph-panel-title">{t('graph.title')}</h2>
         <button type="button" className="graph-done" onClick={done}>
-          Done
+          {t('graph.done')}
         </button>
       </div>
-      {loaded.problem && <p className="graph-note">{loaded.problem} Showing the default graph.</p>}
+      {loaded.problem && (
+        <p className="graph-note">
+          {loaded.problem} {t('graph.defaultShown')}
+        </p>
+      )}
       {!advancedGraphs && (
         <p id={gateNote} className="graph-note">
-          More functions, colours, parametric, polar and implicit curves, points, derivatives and tangents need an
-          upgrade.
+          {t('graph.upgradeNote')}
         </p>
       )}
 
-      <ol className="graph-functions" aria-label="Functions">
+      <ol className="graph-functions" aria-label={t('graph.functions')}>
         {draft.functions.map((f, index) => (
           <FunctionRow
             key={f.id}
@@ -204,11 +211,11 @@ export default function GraphPanel({ shape, update, close, advancedGraphs, onUpg
         disabled={draft.functions.length >= MAX_GRAPH_FUNCTIONS}
         {...advancedProps}
       >
-        Add function
+        {t('graph.addFunction')}
       </button>
 
       <fieldset className="graph-ranges">
-        <legend>Visible range</legend>
+        <legend>{t('graph.visibleRange')}</legend>
         <RangeField label="x" value={draft.x} onChange={(x) => change({ ...draft, x }, true)} />
         <RangeField label="y" value={draft.y} onChange={(y) => change({ ...draft, y }, true)} />
       </fieldset>
@@ -225,7 +232,7 @@ export default function GraphPanel({ shape, update, close, advancedGraphs, onUpg
             checked={draft.grid}
             onChange={(e) => change({ ...draft, grid: e.target.checked }, false)}
           />
-          Grid
+          {t('graph.grid')}
         </label>
         <label>
           <input
@@ -233,12 +240,12 @@ export default function GraphPanel({ shape, update, close, advancedGraphs, onUpg
             checked={draft.axes}
             onChange={(e) => change({ ...draft, axes: e.target.checked }, false)}
           />
-          Axes
+          {t('graph.axes')}
         </label>
       </div>
       <div className="graph-labels">
         <label>
-          x-axis label
+          {t('graph.xAxisLabel')}
           <input
             type="text"
             value={draft.xLabel}
@@ -247,7 +254,7 @@ export default function GraphPanel({ shape, update, close, advancedGraphs, onUpg
           />
         </label>
         <label>
-          y-axis label
+          {t('graph.yAxisLabel')}
           <input
             type="text"
             value={draft.yLabel}
@@ -281,6 +288,7 @@ function FunctionRow({
   onAdvanced,
   onRemove,
 }: FunctionRowProps) {
+  const { t } = useTranslation('board');
   const id = useId();
   const n = index + 1;
   const compiled = compileGraphFunction(fn);
@@ -302,7 +310,7 @@ function FunctionRow({
           autoCapitalize="off"
           autoComplete="off"
           placeholder={placeholder}
-          aria-label={`Function ${n}: ${label}`}
+          aria-label={t('graph.fn.field', { n, label })}
           aria-invalid={mine ? true : undefined}
           aria-describedby={mine ? `${id}-${key}-error` : undefined}
           onChange={(e) => onChange({ [key]: e.target.value }, true)}
@@ -316,38 +324,40 @@ function FunctionRow({
     );
   };
   const tangentOn = fn.tangentAt !== undefined;
+  const exprKey = EXPR_LABELS[fn.kind];
+  const exprLabel = 'math' in exprKey ? exprKey.math : t(exprKey.key);
 
   return (
     <li className="graph-function" style={{ borderLeftColor: fn.color }}>
       <div className="graph-function-head">
         <select
-          aria-label={`Function ${n}: kind`}
+          aria-label={t('graph.fn.kind', { n })}
           value={fn.kind}
           onChange={(e) => onKind(e.target.value as GraphKind)}
         >
           {GRAPH_KINDS.map((k) => (
             <option key={k} value={k}>
-              {KIND_LABELS[k]}
+              {t(`graph.kind.${k}`)}
             </option>
           ))}
         </select>
         {removable && (
-          <button type="button" className="graph-remove" aria-label={`Remove function ${n}`} onClick={onRemove}>
+          <button type="button" className="graph-remove" aria-label={t('graph.fn.remove', { n })} onClick={onRemove}>
             ×
           </button>
         )}
       </div>
-      {field('expr', fn.kind === 'parametric' ? EXPR_LABELS.parametric : EXPR_LABELS[fn.kind], PLACEHOLDERS[fn.kind])}
-      {fn.kind === 'parametric' && field('exprY', 'y(t) =', 'e.g. sin t')}
+      {field('expr', exprLabel, t('graph.example', { example: PLACEHOLDERS[fn.kind] }))}
+      {fn.kind === 'parametric' && field('exprY', 'y(t) =', t('graph.example', { example: 'sin t' }))}
 
-      <div className="graph-colors" role="group" aria-label={`Function ${n}: colour`}>
+      <div className="graph-colors" role="group" aria-label={t('graph.fn.colour', { n })}>
         {GRAPH_COLORS.map((c) => (
           <button
             key={c}
             type="button"
             className="graph-swatch"
             style={{ background: c }}
-            aria-label={COLOR_NAMES[c] ?? c}
+            aria-label={COLOR_NAMES[c] ? t(`graph.colors.${COLOR_NAMES[c]}`) : c}
             aria-pressed={fn.color.toLowerCase() === c}
             onClick={() => onAdvanced({ color: c })}
             {...advancedProps}
@@ -363,7 +373,7 @@ function FunctionRow({
               checked={!!fn.derivative}
               onChange={(e) => onAdvanced({ derivative: e.target.checked })}
             />
-            Derivative
+            {t('graph.derivative')}
           </label>
           <label {...advancedProps}>
             <input
@@ -371,16 +381,27 @@ function FunctionRow({
               checked={tangentOn}
               onChange={(e) => onAdvanced({ tangentAt: e.target.checked ? 1 : undefined })}
             />
-            Tangent at x =
+            {t('graph.tangentAt')}
           </label>
           {tangentOn && (
             <NumberInput
-              label={`Function ${n}: tangent at x`}
+              label={t('graph.fn.tangentAt', { n })}
               value={fn.tangentAt!}
               onChange={(v) => onAdvanced({ tangentAt: v }, true)}
             />
           )}
         </div>
+      )}
+      {(fn.kind === 'parametric' || fn.kind === 'polar') && (
+        <fieldset className="graph-curve-range">
+          <legend>{t('graph.curveRange')}</legend>
+          {/* how much of the curve is drawn: 0 … 2π by default, e.g. 0 … 6π for a spiral */}
+          <RangeField
+            label={fn.kind === 'polar' ? 'θ' : 't'}
+            value={fn.range ?? DEFAULT_CURVE_RANGE}
+            onChange={(range) => onAdvanced({ range }, true)}
+          />
+        </fieldset>
       )}
     </li>
   );
@@ -395,11 +416,20 @@ function RangeField({
   value: [number, number];
   onChange: (value: [number, number]) => void;
 }) {
+  const { t } = useTranslation('board');
   return (
     <div className="graph-range">
-      <NumberInput label={`${label} from`} value={value[0]} onChange={(v) => onChange([v, value[1]])} />
+      <NumberInput
+        label={t('graph.range.from', { axis: label })}
+        value={value[0]}
+        onChange={(v) => onChange([v, value[1]])}
+      />
       <span aria-hidden="true">≤ {label} ≤</span>
-      <NumberInput label={`${label} to`} value={value[1]} onChange={(v) => onChange([value[0], v])} />
+      <NumberInput
+        label={t('graph.range.to', { axis: label })}
+        value={value[1]}
+        onChange={(v) => onChange([value[0], v])}
+      />
     </div>
   );
 }

@@ -21,6 +21,7 @@ export function paintGraph(
   const dpr = typeof devicePixelRatio === 'number' && devicePixelRatio > 0 ? devicePixelRatio : 1;
   const spec = typeof shape.spec === 'string' ? shape.spec : '';
   const graph = cache.get(spec, w, h, dark, ctx.zoom * dpr, ctx.onAsset);
+  if (graph.state === 'loading') ctx.onPending?.();
   if (graph.image) {
     g.drawImage(graph.image, x, y, w, h);
     return;

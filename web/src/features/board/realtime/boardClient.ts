@@ -159,12 +159,14 @@ export class BoardClient {
     pending: 0,
   };
   private boardFull = false;
+  private lessonReadOnly = false;
   private readonly timers: Timers;
   private readonly random: () => number;
   private readonly snapshotListeners = new Set<Listener<BoardSnapshot>>();
   private readonly docListeners = new Set<Listener<DocUpdate>>();
   private readonly errorListeners = new Set<Listener<RtError>>();
   private readonly ephemeralListeners = new Set<Listener<void>>();
+  private readonly frameListeners = new Set<Listener<{ type: number; payload: Uint8Array }>>();
 
   constructor(private readonly opts: BoardClientOptions) {
     this.timers = opts.timers ?? browserTimers;
@@ -192,6 +194,23 @@ export class BoardClient {
     this.errorListeners.add(fn);
     return () => this.errorListeners.delete(fn);
   }
+  /** server frames the document client does not handle itself (chat and other features) */
+  onFrame(fn: Listener<{ type: number; payload: Uint8Array }>): () => void {
+    this.frameListeners.add(fn);
+    return () => this.frameListeners.delete(fn);
+  }
+  /** lesson (SPEC LS5): someone else presents: tools off until it ends */
+  setLessonReadOnly(on: boolean): void {
+    if (this.lessonReadOnly === on) return;
+    this.lessonReadOnly = on;
+    this.update({});
+  }
+  /** send a feature frame on the current connection; false when there is none (not joined) */
+  sendFrame(frame: Uint8Array): boolean {
+    if (!this.conn || !this.snapshot.welcome) return false;
+    this.conn.send(frame);
+    return true;
+  }
   onEphemeral(fn: Listener<void>): () => void {
     this.ephemeralListeners.add(fn);
     return () => this.ephemeralListeners.delete(fn);
@@ -215,7 +234,8 @@ export class BoardClient {
         : w?.role === 'viewer'
           ? 'viewer'
           : null;
-    next.readOnly = next.readOnlyCause !== null;
+    // lesson (SPEC LS5): following a presenter makes the board read-only without a lock cause
+    next.readOnly = next.readOnlyCause !== null || this.lessonReadOnly;
     const prev = this.snapshot;
     if ((Object.keys(next) as (keyof BoardSnapshot)[]).every((k) => prev[k] === next[k])) return;
     this.snapshot = next;
@@ -392,7 +412,8 @@ export class BoardClient {
         return;
       }
       default:
-        // an unknown server message: ignore (a newer server may add some)
+        // features outside the document (chat, lesson) read their own frames; others are ignored
+        for (const fn of this.frameListeners) fn({ type, payload });
         return;
     }
   }

@@ -6,7 +6,7 @@
 import { useEffect, useId, useRef, useState } from 'react';
 import { createPortal } from 'react-dom';
 import { useTranslation } from 'react-i18next';
-import { ArrowLeft, Check, Download, Ellipsis, Image, Share2, Users } from 'lucide-react';
+import { ArrowLeft, Check, Download, Ellipsis, FolderOpen, Image, Share2, Users } from 'lucide-react';
 import {
   BOARD_BACKGROUNDS,
   BOARD_TITLE_MAX_LENGTH,
@@ -18,6 +18,7 @@ import { LocalLink } from '../../../app/prefix';
 import { useAppDispatch } from '../../../app/store';
 import { useNamespace } from '../../../i18n/useNamespace';
 import { ICON_PROPS } from '../../../ui/icons';
+import { ChatButton } from '../chat/ChatButton';
 import { reportError } from '../../../ui/reportError';
 import { notify } from '../../../ui/toastsSlice';
 import { useCodeText } from '../../../ui/useCodeText';
@@ -41,6 +42,14 @@ export interface BoardHeaderProps {
   onExport: () => void;
   /** the save state's words and class (saved, saving, reconnecting, connecting) */
   save: { state: string; label: string };
+  /** the file drawer's button (the page opens the drawer or the upgrade prompt) */
+  files?: { open: boolean; onToggle: () => void };
+  /** the chat panel's button with its unread count (chat/ChatButton) */
+  chat?: { open: boolean; unread: number; onToggle: () => void };
+  /** lesson/: the timer, present and gather buttons */
+  lesson?: React.ReactNode;
+  /** lesson/: follow a participant (data-action="follow-<userId>") */
+  follow?: { following: number | null; onFollow: (peerId: number | null) => void };
 }
 
 export function BoardHeader(props: BoardHeaderProps) {
@@ -78,10 +87,26 @@ export function BoardHeader(props: BoardHeaderProps) {
           <BackgroundPicker boardId={boardId} value={props.background} onSaved={props.onBackground} />
         </>
       ) : null}
+      {props.files ? (
+        <button
+          type="button"
+          className="board-chip compact"
+          data-action="files"
+          aria-pressed={props.files.open}
+          aria-label={t('drawer.open')}
+          title={t('drawer.open')}
+          onClick={props.files.onToggle}
+        >
+          <FolderOpen {...ICON_PROPS} size={16} />
+          <span className="chip-text">{t('drawer.open')}</span>
+        </button>
+      ) : null}
+      {props.chat ? <ChatButton {...props.chat} /> : null}
+      {props.lesson}
       <p className={`save-state save-${props.save.state}`} role="status" aria-label={t('save.label')}>
         {props.save.label}
       </p>
-      <Presence presence={props.presence} self={props.selfPeerId} />
+      <Presence presence={props.presence} self={props.selfPeerId} follow={props.follow} />
       <BoardMenu onExport={props.onExport} />
       {share
         ? // out of the top bar's stacking context, so the backdrop covers the tool bar and panels too
@@ -322,7 +347,15 @@ function BoardMenu({ onExport }: { onExport: () => void }) {
 }
 
 /** Who is here: a count and each person's colour (the same as their cursor's). */
-export function Presence({ presence, self }: { presence: readonly PresenceEntry[]; self: number | undefined }) {
+export function Presence({
+  presence,
+  self,
+  follow,
+}: {
+  presence: readonly PresenceEntry[];
+  self: number | undefined;
+  follow?: BoardHeaderProps['follow'];
+}) {
   const { t } = useTranslation('board');
   return (
     <div className="presence-box">
@@ -343,6 +376,17 @@ export function Presence({ presence, self }: { presence: readonly PresenceEntry[
               {p.guest ? ` · ${t('presence.guest')}` : ''}
               {p.role === 'viewer' ? ` · ${t('presence.viewer')}` : ''}
             </span>
+            {follow && p.peerId !== self ? (
+              <button
+                type="button"
+                className="presence-follow"
+                data-action={`follow-${p.userId}`}
+                aria-pressed={follow.following === p.peerId}
+                onClick={() => follow.onFollow(follow.following === p.peerId ? null : p.peerId)}
+              >
+                {follow.following === p.peerId ? t('lesson.unfollow') : t('lesson.follow')}
+              </button>
+            ) : null}
           </li>
         ))}
       </ul>

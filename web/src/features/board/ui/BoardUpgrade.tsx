@@ -4,7 +4,7 @@ import { Modal } from '../../../ui/Modal';
 import { UpgradePrompt } from '../../../ui/UpgradePrompt';
 import { useUpgradeVariant } from '../../billing/useBilling';
 
-export type BoardUpgradeReason = 'powerTools' | 'presets' | 'advancedGraphs';
+export type BoardUpgradeReason = 'powerTools' | 'presets' | 'advancedGraphs' | 'fileUpload';
 
 export function BoardUpgradeDialog({
   reason,

@@ -4,7 +4,7 @@
  */
 import type { ActionId } from '../canvas/actions';
 import type { Camera, Rect } from '../canvas/camera';
-import type { EditorApi, EditorOptions, EditorState } from '../canvas/editorApi';
+import type { EditorApi, EditorOptions, EditorState, NewShape } from '../canvas/editorApi';
 import type { Scene, SceneItem } from '../canvas/scene';
 import type { ToolId, ToolStyle } from '../canvas/tools/types';
 
@@ -113,6 +113,10 @@ export function fakeEditor(init: Partial<EditorState> = {}): FakeEditor {
     updateShape(id: string, patch: Record<string, unknown>) {
       record('updateShape', id, patch);
       return true;
+    },
+    addShapes(shapes: readonly NewShape[], opts?: { reveal?: boolean }) {
+      record('addShapes', shapes, opts);
+      return shapes.map((_, i) => `added${i}`);
     },
     peerViewports: () => fake.peers,
   };

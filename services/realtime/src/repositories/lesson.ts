@@ -1,0 +1,53 @@
+/**
+ * SQL of the lesson timer (migrations/0003_lesson_timers, SPEC LS9). No rules here: who may change
+ * the timer is decided by the room (src/room/lesson.ts).
+ */
+import type { Pool, PoolClient } from '@wb/platform';
+import type { LessonTimerState } from '@wb/proto';
+
+/** What a room needs to keep its timer across a node failover. */
+export interface LessonStore {
+  load(boardId: string): Promise<LessonTimerState | null>;
+  save(boardId: string, timer: LessonTimerState): Promise<void>;
+}
+
+interface Row {
+  state: LessonTimerState['state'];
+  ends_at: string | null;
+  remaining_ms: number;
+  duration_ms: number;
+}
+
+export class PgLessonStore implements LessonStore {
+  constructor(private readonly pool: Pool) {}
+
+  async load(boardId: string): Promise<LessonTimerState | null> {
+    const { rows } = await this.pool.query<Row>(
+      'SELECT state, ends_at, remaining_ms, duration_ms FROM lesson_timers WHERE board_id = $1',
+      [boardId],
+    );
+    const r = rows[0];
+    if (!r) return null;
+    return {
+      state: r.state,
+      ...(r.ends_at !== null ? { endsAt: Number(r.ends_at) } : {}),
+      remainingMs: r.remaining_ms,
+      durationMs: r.duration_ms,
+    };
+  }
+
+  async save(boardId: string, t: LessonTimerState): Promise<void> {
+    await this.pool.query(
+      `INSERT INTO lesson_timers (board_id, state, ends_at, remaining_ms, duration_ms, updated_at)
+       VALUES ($1, $2, $3, $4, $5, now())
+       ON CONFLICT (board_id) DO UPDATE SET state = $2, ends_at = $3, remaining_ms = $4, duration_ms = $5,
+         updated_at = now()`,
+      [boardId, t.state, t.endsAt ?? null, Math.round(t.remainingMs), Math.round(t.durationMs)],
+    );
+  }
+}
+
+/** a purged board's timer goes with it (in the purge's transaction) */
+export async function purgeLessonTimer(client: PoolClient, boardId: string): Promise<void> {
+  await client.query('DELETE FROM lesson_timers WHERE board_id = $1', [boardId]);
+}

@@ -15,6 +15,8 @@ import { z } from 'zod';
 export const LESSON_FEATURE = 'collaborationControls' as const;
 /** a timer is at most 24 h long */
 export const LESSON_MAX_TIMER_MS = 24 * 60 * 60 * 1000;
+/** LS12: after a failover the presenter gets the presentation back when they reconnect within this */
+export const LESSON_PRESENTER_RESUME_MS = 30_000;
 
 const finite = z.number().finite();
 

@@ -11,7 +11,7 @@ import type { EventEnvelope, EventType } from '@wb/proto';
 import { EVENT_SCHEMAS } from '@wb/proto';
 import { purgeBoard } from '../repositories/journal';
 import { purgeChat } from '../repositories/chat';
-import { purgeLessonTimer } from '../repositories/lesson';
+import { purgeLessonState } from '../repositories/lesson';
 
 export interface PurgeTarget {
   dropPurged(boardId: string): void;
@@ -36,7 +36,7 @@ export class BoardPurgedProcessor extends EventProcessor {
     const { boardId } = EVENT_SCHEMAS['boards.board.purged.v1'].parse(event.data);
     const keys = await purgeBoard(client, boardId);
     await purgeChat(client, boardId); // SPEC C9: the chat goes with the board
-    await purgeLessonTimer(client, boardId);
+    await purgeLessonState(client, boardId);
     this.rooms.dropPurged(boardId);
     this.afterCommit(async () => {
       await this.files.delete(keys);

@@ -56,7 +56,12 @@ export class RoomEventsProcessor extends EventProcessor {
   async handle(event: EventEnvelope, _client: PoolClient): Promise<void> {
     if (event.type === 'auth.user.plan_changed.v1') {
       const { userId } = EVENT_SCHEMAS['auth.user.plan_changed.v1'].parse(event.data);
-      await Promise.all(this.rooms.roomsOwnedBy(userId).map((room) => this.recheck(room, { freshPlan: true })));
+      await Promise.all(
+        // the lesson reads the plan again too: a presentation the plan no longer pays for ends (LS3)
+        this.rooms
+          .roomsOwnedBy(userId)
+          .flatMap((room) => [this.recheck(room, { freshPlan: true }), room.lesson.planChanged()]),
+      );
       return;
     }
     const boardId = (event.data as { boardId?: unknown }).boardId;

@@ -9,6 +9,7 @@ import {
   encodeViewport,
   decodeEphemeralBatch,
   lessonRemainingMs,
+  LESSON_PRESENTER_RESUME_MS,
   MSG,
   PLANS,
   splitFrame,
@@ -20,7 +21,7 @@ import type { PeerIdentity } from './room';
 import { FakeClock, FakeSocket, freshBoardHandle, MemoryJournal, silentLogger } from '../testing/fakes';
 import { penStroke, addShape } from '../testing/client';
 import { LessonTestClient } from '../testing/lessonClient';
-import type { LessonStore } from '../repositories/lesson';
+import type { LessonStore, SavedPresenter } from '../repositories/lesson';
 
 const who = (userId: number, access: PeerIdentity['access'] = 'edit'): PeerIdentity => ({
   userId,
@@ -43,11 +44,19 @@ class FakePlans implements PlanSource {
 }
 class MemoryLessonStore implements LessonStore {
   rows = new Map<string, LessonTimerState>();
+  presenters = new Map<string, SavedPresenter>();
   async load(boardId: string) {
     return this.rows.get(boardId) ?? null;
   }
   async save(boardId: string, t: LessonTimerState) {
     this.rows.set(boardId, t);
+  }
+  async loadPresenter(boardId: string) {
+    return this.presenters.get(boardId) ?? null;
+  }
+  async savePresenter(boardId: string, p: SavedPresenter | null) {
+    if (p) this.presenters.set(boardId, p);
+    else this.presenters.delete(boardId);
   }
 }
 
@@ -299,5 +308,93 @@ describe('presentation (SPEC LS5–LS7)', () => {
     owner.gather();
     await settle();
     expect(other.gathers).toEqual([{ x: 1, y: 2, width: 3, height: 4, by: 'u1' }]);
+  });
+});
+
+describe('presentation across a failover (SPEC LS12)', () => {
+  /** Ada (2) presents to Bob (3) on the first node; returns the store and clock the next node shares */
+  async function presentingOnFirstNode() {
+    const store = new MemoryLessonStore();
+    const clock = new FakeClock();
+    const first = setup({ store, clock });
+    const ada = new LessonTestClient(2);
+    first.connect(ada, who(2));
+    first.connect(new LessonTestClient(3), who(3));
+    ada.present('start');
+    await first.settle();
+    expect(store.presenters.get('b1')).toMatchObject({ userId: 2, name: 'u2' });
+    return { store, clock, first };
+  }
+
+  it('the presenter who reconnects to the next node in time presents again; followers are read-only again', async () => {
+    const { store, clock, first } = await presentingOnFirstNode();
+    first.room.close(4001, 'room moved'); // a hand-over: everyone leaves at once, the presentation stays saved
+    await first.settle();
+    expect(store.presenters.has('b1')).toBe(true);
+    clock.t += 5_000;
+    const second = setup({ store, clock });
+    const bob = new LessonTestClient(3);
+    const bobPeer = second.connect(bob, who(3)); // a follower is back first
+    await second.settle();
+    expect(bob.lesson!.presenter).toBeNull();
+    const ada = new LessonTestClient(2);
+    second.connect(ada, who(2));
+    await second.settle();
+    expect(bob.lesson!.presenter).toMatchObject({ userId: 2 });
+    expect(bobPeer.canEdit).toBe(false);
+    expect(ada.lesson!.presenter!.peerId).toBeDefined();
+  });
+
+  it('is forgotten when the presenter is not back within the resume window, or comes back as a viewer', async () => {
+    const { store, clock } = await presentingOnFirstNode(); // the first node crashes: nothing closes
+    const second = setup({ store, clock });
+    const viewerAda = new LessonTestClient(2);
+    second.connect(viewerAda, who(2, 'view')); // her access was narrowed meanwhile
+    await second.settle();
+    expect(viewerAda.lesson!.presenter).toBeNull();
+    clock.t += LESSON_PRESENTER_RESUME_MS + 1;
+    await second.settle();
+    expect(store.presenters.has('b1')).toBe(false);
+    const ada = new LessonTestClient(2);
+    second.connect(ada, who(2));
+    await second.settle();
+    expect(ada.lesson!.presenter).toBeNull();
+  });
+
+  it('a presentation that ended is not resumed; a guest presenter is never saved', async () => {
+    const { store, clock, first } = await presentingOnFirstNode();
+    const owner = new LessonTestClient(OWNER);
+    first.connect(owner, who(OWNER, 'own'));
+    owner.present('stop');
+    await first.settle();
+    expect(store.presenters.has('b1')).toBe(false);
+    const guest = new LessonTestClient(9);
+    first.connect(guest, { ...who(9), guest: true, name: 'Guest' });
+    guest.present('start');
+    await first.settle();
+    expect(owner.lesson!.presenter).toMatchObject({ name: 'Guest' });
+    expect(store.presenters.has('b1')).toBe(false);
+    const second = setup({ store, clock });
+    const ada = new LessonTestClient(2);
+    second.connect(ada, who(2));
+    await second.settle();
+    expect(ada.lesson!.presenter).toBeNull();
+  });
+
+  it("a downgrade of the owner's plan ends the presentation at once (no request needed)", async () => {
+    const { connect, settle, plans, room } = setup();
+    const ada = new LessonTestClient(2);
+    const bob = new LessonTestClient(3);
+    connect(ada, who(2));
+    const bobPeer = connect(bob, who(3));
+    ada.present('start');
+    await settle();
+    expect(bobPeer.canEdit).toBe(false);
+    plans.plan = PLANS.starter;
+    await room.lesson.planChanged();
+    await settle();
+    expect(bob.lesson!.presenter).toBeNull();
+    expect(bob.lesson!.paid).toBe(false);
+    expect(bobPeer.canEdit).toBe(true);
   });
 });

@@ -13,6 +13,7 @@ import {
   LESSON_FEATURE,
   LESSON_IDLE_TIMER,
   LESSON_MAX_TIMER_MS,
+  LESSON_PRESENTER_RESUME_MS,
   lessonGatherSchema,
   lessonPresentSchema,
   lessonTimerSchema,
@@ -22,7 +23,7 @@ import type { LessonGatherEvent, LessonRect, LessonState, LessonTimerState, RtEr
 import type { Logger, PlanSource } from '@wb/platform';
 import type { z } from 'zod';
 import { parseJsonFrame } from './jsonFrame';
-import type { LessonStore } from '../repositories/lesson';
+import type { LessonStore, SavedPresenter } from '../repositories/lesson';
 import type { Clock, Peer } from './room';
 
 export interface LessonHost {
@@ -40,7 +41,7 @@ export interface LessonMetrics {
 export interface LessonOptions {
   /** the owner's plan (auth plan.get); without it timer and presentation answer lesson_unavailable */
   plans?: PlanSource;
-  /** keeps the timer across a failover (LS9); without it the timer lives as long as the room */
+  /** keeps the timer (LS9) and the presenter (LS12) across a failover; without it they live as long as the room */
   store?: LessonStore;
   clock: Clock;
   log: Logger;
@@ -69,6 +70,12 @@ export class RoomLesson {
   private queue: Promise<unknown> = Promise.resolve();
   /** bumped on every timer change: a restore that finishes later must not undo one (LS9) */
   private timerVersion = 0;
+  /** bumped when a presentation starts or ends: a restore that finishes later must not bring one back */
+  private presenterVersion = 0;
+  /** LS12: who presented when the last node lost the board, until they are back or `until` passes */
+  private resumable: (SavedPresenter & { until: number }) | null = null;
+  /** the room is closing (shutdown, hand-over, failover): peers leaving then do not end a presentation */
+  private closing = false;
   private saving: Promise<unknown> = Promise.resolve();
 
   constructor(
@@ -82,6 +89,7 @@ export class RoomLesson {
   joined(peer: Peer): void {
     if (this.presenter) peer.lessonReadOnly = true;
     peer.socket.send(this.stateFrame());
+    if (this.mayResume(peer)) this.resumeLater(peer);
     if (this.paid === null && this.opts.plans) {
       void this.refreshPlan()
         .then((changed) => changed && this.broadcast())
@@ -89,10 +97,10 @@ export class RoomLesson {
     }
   }
 
-  /** LS6: the presenter leaving ends the presentation */
+  /** LS6: the presenter leaving ends the presentation (not when the whole room closes: LS12) */
   left(peer: Peer): void {
     this.viewports.delete(peer);
-    if (this.presenter === peer) {
+    if (this.presenter === peer && !this.closing) {
       this.stopPresenting();
       this.opts.metrics?.event('present.left');
       this.broadcast();
@@ -126,8 +134,36 @@ export class RoomLesson {
     return true;
   }
 
+  /** LS12: the room closes with everyone in it; a presentation stays saved for the next node */
+  roomClosing(): void {
+    this.closing = true;
+  }
+
+  /**
+   * The owner's plan changed (auth.user.plan_changed.v1): read it again now rather than on the
+   * next request, and end a presentation the plan no longer pays for (LS3).
+   */
+  planChanged(): Promise<void> {
+    const run = this.queue.then(async () => {
+      const changed = await this.refreshPlan({ fresh: true });
+      if (!this.paid && this.presenter) {
+        this.stopPresenting();
+        this.opts.metrics?.event('present.plan');
+      } else if (!changed) return;
+      this.broadcast();
+    });
+    this.queue = run.catch((err: unknown) =>
+      this.opts.log.warn({ err, boardId: this.host.boardId }, 'lesson plan refresh failed'),
+    );
+    return this.queue.then(() => undefined);
+  }
+
   /** LS2: a running timer that reached zero turns idle (0 left) for everyone; from the room's tick */
   tick(): void {
+    if (this.resumable && this.opts.clock.now() > this.resumable.until) {
+      this.resumable = null; // LS12: not back in time: the presentation is over
+      this.savePresenter(null);
+    }
     const t = this.timer;
     if (t.state === 'running' && t.endsAt !== undefined && this.opts.clock.now() >= t.endsAt) {
       this.setTimer({ state: 'idle', remainingMs: 0, durationMs: t.durationMs });
@@ -204,8 +240,7 @@ export class RoomLesson {
         if (peer.closed || this.presenter === peer) return;
         if (this.presenter)
           throw new LessonRuleError('lesson_forbidden', `LS5: ${this.presenter.identity.name} is presenting already`);
-        this.presenter = peer;
-        for (const p of this.host.peerList()) p.lessonReadOnly = p !== peer;
+        this.startPresenting(peer);
         this.opts.metrics?.event('present.start');
         this.broadcast();
       });
@@ -240,9 +275,47 @@ export class RoomLesson {
     this.opts.metrics?.event('gather');
   }
 
+  private startPresenting(peer: Peer): void {
+    this.presenter = peer;
+    this.presenterVersion++;
+    this.resumable = null;
+    for (const p of this.host.peerList()) p.lessonReadOnly = p !== peer;
+    const { userId, name, guest } = peer.identity;
+    // a guest cannot be recognised on another connection: their presentation is not resumable
+    this.savePresenter(guest ? null : { userId, name, since: this.opts.clock.now() });
+  }
+
   private stopPresenting(): void {
     this.presenter = null;
+    this.presenterVersion++;
     for (const p of this.host.peerList()) p.lessonReadOnly = false;
+    this.savePresenter(null);
+  }
+
+  /** LS12: the person who presented before the failover, back in time, with edit rights */
+  private mayResume(peer: Peer): boolean {
+    const r = this.resumable;
+    return (
+      r !== null &&
+      !this.presenter &&
+      !peer.identity.guest &&
+      peer.identity.userId === r.userId &&
+      peer.role !== 'viewer' &&
+      this.opts.clock.now() <= r.until
+    );
+  }
+
+  /** LS12: give the presentation back once the plan still allows it (in order with other requests) */
+  private resumeLater(peer: Peer): void {
+    this.queue = this.queue
+      .then(async () => {
+        await this.refreshPlan();
+        if (!this.paid || peer.closed || !this.mayResume(peer)) return;
+        this.startPresenting(peer);
+        this.opts.metrics?.event('present.resumed');
+        this.broadcast();
+      })
+      .catch((err: unknown) => this.opts.log.warn({ err, boardId: this.host.boardId }, 'presentation resume failed'));
   }
 
   /** LS3: run `apply` in order once the owner's plan allows the feature (fresh plan: cache TTL) */
@@ -261,12 +334,12 @@ export class RoomLesson {
   }
 
   /** true when `paid` changed */
-  private async refreshPlan(): Promise<boolean> {
+  private async refreshPlan(opts?: { fresh?: boolean }): Promise<boolean> {
     const plans = this.opts.plans;
     if (!plans) throw new LessonRuleError('lesson_unavailable', 'LS3: plans are not available on this node');
     let plan;
     try {
-      plan = await plans.planOf(this.host.ownerId);
+      plan = await plans.planOf(this.host.ownerId, opts);
     } catch (err) {
       this.opts.log.warn({ err, boardId: this.host.boardId }, 'lesson plan lookup failed');
       throw new LessonRuleError('lesson_unavailable', "LS3: the board owner's plan could not be read; try again");
@@ -281,26 +354,43 @@ export class RoomLesson {
     this.timer = next;
     this.timerVersion++;
     this.broadcast();
+    this.persist('timer', (store, boardId) => store.save(boardId, next));
+  }
+
+  private savePresenter(presenter: SavedPresenter | null): void {
+    this.persist('presenter', (store, boardId) => store.savePresenter(boardId, presenter));
+  }
+
+  /** LS9/LS12: saved in order, off the request path; a failed save only costs the failover copy */
+  private persist(what: string, save: (store: LessonStore, boardId: string) => Promise<void>): void {
     const store = this.opts.store;
-    if (store) {
-      // LS9: saved in order, off the request path; a failed save only costs the failover copy
-      const boardId = this.host.boardId;
-      this.saving = this.saving
-        .then(() => store.save(boardId, next))
-        .catch((err: unknown) => this.opts.log.error({ err, boardId }, 'lesson timer save failed'));
-    }
+    if (!store) return;
+    const boardId = this.host.boardId;
+    this.saving = this.saving
+      .then(() => save(store, boardId))
+      .catch((err: unknown) => this.opts.log.error({ err, boardId, what }, 'lesson state save failed'));
   }
 
   private async restore(store: LessonStore): Promise<void> {
-    const version = this.timerVersion;
+    const timerVersion = this.timerVersion;
+    const presenterVersion = this.presenterVersion;
     try {
-      const saved = await store.load(this.host.boardId);
-      if (!saved || version !== this.timerVersion) return;
-      this.timer = saved;
+      const [timer, presenter] = await Promise.all([
+        store.load(this.host.boardId),
+        store.loadPresenter(this.host.boardId),
+      ]);
+      if (presenter && presenterVersion === this.presenterVersion && !this.presenter) {
+        // LS12: the presenter's socket went with the old node; they get it back if they return in time
+        this.resumable = { ...presenter, until: this.opts.clock.now() + LESSON_PRESENTER_RESUME_MS };
+        const back = this.host.peerList().find((p) => this.mayResume(p));
+        if (back) this.resumeLater(back);
+      }
+      if (!timer || timerVersion !== this.timerVersion) return;
+      this.timer = timer;
       this.tick(); // ended while no node served the board
       this.broadcast();
     } catch (err) {
-      this.opts.log.error({ err, boardId: this.host.boardId }, 'lesson timer restore failed');
+      this.opts.log.error({ err, boardId: this.host.boardId }, 'lesson state restore failed');
     }
   }
 

@@ -646,6 +646,7 @@ export class Room {
   /** Close every peer (shutdown, hand-over, purge); the room is unusable afterwards. */
   close(code: number, reason: string): void {
     if (this.closed) return;
+    this.lesson.roomClosing();
     for (const p of [...this.peers.values()]) this.closePeer(p, code, reason);
     this.closed = true;
   }

@@ -28,7 +28,8 @@ RUN npx tsc -b && npm run build -w @wb/web \
  && for d in proto services/* gateway; do \
       if [ -d "$d/dist" ]; then mkdir -p "/built/$d" && cp -r "$d/dist" "/built/$d/"; fi; \
       if [ -d "$d/migrations" ]; then cp -r "$d/migrations" "/built/$d/"; fi; \
-    done
+    done \
+ && mkdir -p /built/infra && cp -r infra/janus /built/infra/janus
 
 # --- production dependencies only (no compilers; no embedded PostgreSQL: that is for `make up`)
 FROM ${NODE_IMAGE} AS prod-deps
@@ -45,7 +46,7 @@ ENV NODE_ENV=production \
     MAIL_OUTBOX_DIR=/data/mail
 WORKDIR /app
 COPY --from=prod-deps /app/ ./
-# built output (dist/), SQL migrations and the web app's files; no sources
+# built output (dist/), SQL migrations, the web app's files and the Janus config templates; no sources
 COPY --from=build /built/ ./
 RUN mkdir -p /data/mail /data/files && chown -R node:node /data
 USER node
@@ -74,6 +75,21 @@ USER node
 EXPOSE 9000
 ENTRYPOINT ["node", "--enable-source-maps"]
 CMD ["services/converter/dist/main.js"]
+
+# --- Janus (VideoRoom) and coturn from Debian, started by the calls package's runner with the
+# repository's config (infra/janus): `docker build --target janus -t whiteboard-janus .`
+FROM ${NODE_IMAGE} AS janus
+RUN apt-get update -q \
+ && apt-get install -y -q --no-install-recommends janus coturn \
+ && rm -rf /var/lib/apt/lists/*
+ENV NODE_ENV=production \
+    HEALTH_PORT=9000
+WORKDIR /app
+COPY --from=prod-deps /app/ ./
+COPY --from=build /built/ ./
+USER node
+ENTRYPOINT ["node", "--enable-source-maps"]
+CMD ["services/calls/dist/janus/run.js"]
 
 # --- the image of every other deployable: the gateway unless `command` says otherwise
 FROM runtime-base AS runtime

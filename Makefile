@@ -5,7 +5,7 @@ TSX   := node --import tsx
 NPM_INSTALL := $(TSX) scripts/install.ts
 
 .DEFAULT_GOAL := help
-.PHONY: help up test bench bench-boards bench-files bench-web bench-dashboard bench-realtime bench-editor lint format build typecheck clean infra
+.PHONY: help up test bench bench-boards bench-files bench-web bench-dashboard bench-realtime bench-editor bench-calls lint format build typecheck clean infra
 
 help: ## list the targets
 	@grep -hE '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{ printf "  make %-10s %s\n", $$1, $$2 }'
@@ -59,6 +59,11 @@ bench-editor: node_modules/.package-lock.json ## board editor on a 20,000-object
 	npx tsc -b
 	npm run build -w @wb/web
 	@$(TSX) scripts/bench/editor-perf.ts
+
+bench-calls: node_modules/.package-lock.json ## 1 teacher publishing 640×360 + audio, N Chromium subscribers: Janus CPU per subscriber, decoded fps, extrapolated to 30 (root; writes artifacts/bench/calls.json)
+	@$(NPM_INSTALL)
+	npx tsc -b
+	@$(TSX) scripts/bench/calls.ts
 
 build: node_modules/.package-lock.json ## tsc -b and the web app
 	@$(NPM_INSTALL)

@@ -18,6 +18,7 @@ const packages = [
   'services/realtime',
   'services/files',
   'services/converter',
+  'services/calls',
   'gateway',
   'scripts',
 ].filter((dir) => existsSync(path.join(__dirname, dir)));

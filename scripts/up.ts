@@ -7,7 +7,8 @@
  *     REDIS_URL or the default ports), otherwise started under .data/ (see lib/infra.ts)
  *  3. the database, if missing
  *  4. build: tsc -b, then the web app (vite)
- *  5. every deployable (lib/deployables.ts), services first, the gateway last; each runs its
+ *  5. the call server (lib/calls.ts: Janus + coturn, installed with apt-get when missing and root),
+ *     then every deployable (lib/deployables.ts), services first, the gateway last; each runs its
  *     migrations at start; waits for every /readyz
  *     Gateway, files service and conversion worker share FILES_DIR (.data/files, or $FILES_DIR):
  *     uploads are streamed there, converted there and served from there.
@@ -25,12 +26,16 @@ import { ensureDatabase, ensureInfra, type Infra } from './lib/infra';
 import { discoverDeployables } from './lib/deployables';
 import { failureReport, startDeployables, stopDeployables, type RunningInstance } from './lib/services';
 import { watchMail } from './lib/mail';
+import { startCallServer } from './lib/calls';
+import type { ManagedProcess } from './lib/proc';
 import { DATA_DIR, MAIL_DIR, ROOT } from './lib/paths';
 import { isPortFree, freePort } from './lib/ports';
 import { run } from './lib/proc';
 
 let infra: Infra | undefined;
 const running: RunningInstance[] = [];
+/** Janus (+ coturn) for calls, when installed */
+let callServer: ManagedProcess | undefined;
 let shuttingDown = false;
 
 async function shutdown(code: number, reason: string): Promise<never> {
@@ -39,6 +44,7 @@ async function shutdown(code: number, reason: string): Promise<never> {
     console.log(`\n${c.bold('▸')} stopping (${reason})…`);
     try {
       await stopDeployables(running);
+      await callServer?.stop();
       if (infra) await infra.stop();
       console.log(`${c.green('✔')} stopped everything this run started`);
     } catch (err) {
@@ -54,6 +60,7 @@ function onSignal(sig: NodeJS.Signals): void {
     // second Ctrl-C: do not wait any longer
     for (const r of running) r.proc.signal('SIGKILL');
     for (const p of infra?.started ?? []) p.signal('SIGKILL');
+    callServer?.signal('SIGKILL');
     process.exit(130);
   }
   void shutdown(0, sig);
@@ -119,6 +126,12 @@ async function main(): Promise<void> {
     FILES_STORE: process.env.FILES_STORE ?? 'fs',
     FILES_DIR: filesDir,
   };
+
+  // the call server before the services: the calls service and the gateway get its address and secrets
+  log.step('call server (Janus, coturn)');
+  const calls = await startCallServer((line) => console.log(line));
+  callServer = calls.proc;
+  Object.assign(env, calls.env);
 
   log.step(`starting ${toStart.map((d) => (d.instances > 1 ? `${d.name}×${d.instances}` : d.name)).join(', ')}`);
   const print = (line: string) => console.log(line);

@@ -6,7 +6,7 @@ import { createHash } from 'node:crypto';
 import { hostname } from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
-import { baseEnvSchema, loadEnv, objectStoreOptionsFromEnv } from '@wb/platform';
+import { baseEnvSchema, loadEnv, objectStoreOptionsFromEnv, optionalEnvString } from '@wb/platform';
 import type { ObjectStoreOptions } from '@wb/platform';
 import { REALTIME_DEV_SHARED_SECRET } from '@wb/proto';
 
@@ -61,6 +61,8 @@ export const gatewayEnvSchema = baseEnvSchema
     RT_NODE_TTL_MS: z.coerce.number().int().min(500).default(6000),
     /** memory kept for the most recently served small images (/docs/…, /images/…); 0 = none */
     IMAGE_CACHE_MB: z.coerce.number().int().min(0).max(4096).default(32),
+    /** Janus's WebSocket transport (private address) behind /janus; unset: /janus answers 503 */
+    JANUS_WS_URL: optionalEnvString.refine((v) => v === undefined || /^wss?:\/\//.test(v), 'a ws:// URL'),
   })
   .superRefine((env, ctx) => {
     if (env.NODE_ENV !== 'production') return;

@@ -24,6 +24,7 @@ import pino from 'pino';
 import { createApp } from './app';
 import { createAppServer, DEFAULT_SERVER_LIMITS } from './http/appServer';
 import { realtimeUpgradeHandler } from './realtime/upgrade';
+import { isJanusPath, janusUpgradeHandler } from './calls/janusProxy';
 import { configFromEnv } from './config';
 import { loadFilesStoreOptions, loadGatewayEnv } from './env';
 import { SessionResolver } from './sessions';
@@ -142,19 +143,27 @@ export async function runGateway(tracing: TracingHandle): Promise<void> {
     });
     // Longer than common load balancers' idle timeout (60 s), so they close first, not us.
     server.keepAliveTimeout = 65_000;
-    // websockets of the boards go to their owner realtime node
-    server.on(
-      'upgrade',
-      realtimeUpgradeHandler({
-        redis,
-        redisPrefix: env.REDIS_PREFIX,
-        sessionCookie: config.cookies.session,
-        resolveSession: (token) => sessions.resolve(token),
-        bus,
-        secret: env.RT_SHARED_SECRET,
-        nodeTtlMs: env.RT_NODE_TTL_MS,
-        log: log.child({ component: 'realtime-proxy' }),
-      }),
+    // websockets of the boards go to their owner realtime node, /janus to the call server
+    const realtimeUpgrade = realtimeUpgradeHandler({
+      redis,
+      redisPrefix: env.REDIS_PREFIX,
+      sessionCookie: config.cookies.session,
+      resolveSession: (token) => sessions.resolve(token),
+      bus,
+      secret: env.RT_SHARED_SECRET,
+      nodeTtlMs: env.RT_NODE_TTL_MS,
+      log: log.child({ component: 'realtime-proxy' }),
+    });
+    const janusUpgrade = janusUpgradeHandler({
+      upstream: env.JANUS_WS_URL,
+      sessionCookie: config.cookies.session,
+      anonCookie: config.cookies.anon,
+      resolveSession: (token) => sessions.resolve(token),
+      publicOrigin: env.PUBLIC_URL ? new URL(env.PUBLIC_URL).origin : undefined,
+      log: log.child({ component: 'janus-proxy' }),
+    });
+    server.on('upgrade', (req, socket, head) =>
+      isJanusPath(req.url) ? janusUpgrade(req, socket, head) : realtimeUpgrade(req, socket, head),
     );
     const port = (server.address() as AddressInfo).port;
     log.info({ port }, `gateway listening on port ${port}`);

@@ -5,6 +5,7 @@
  */
 import { z } from 'zod';
 import { emptyInputSchema } from './auth';
+import { collaborationSpanSchema } from './events';
 import { DB_INT_MAX, userIdSchema } from './input';
 import { BOARD_BACKGROUNDS, BOARD_PERMISSIONS } from './settings';
 
@@ -276,6 +277,29 @@ export const accessCheckInputSchema = z.strictObject({
 });
 
 /**
+ * The owner's collaboration time this week (spec §4 "Board read-only", §9): one counter, read by
+ * the lock (access.check, the realtime node's meter) and by the figure the owner sees.
+ * The week starts Monday 00:00 UTC.
+ */
+export const collaborationUsageSchema = z.object({
+  usedMs: z.number().int().nonnegative(),
+  /** the owner's plan's maxCollaborationMinutesPerWeek in ms */
+  limitMs: z.number().int().nonnegative(),
+  /** YYYY-MM-DD, the Monday the week started (00:00 UTC) */
+  weekStart: z.string(),
+  /** ISO time of the next reset (the next Monday 00:00 UTC) */
+  resetsAt: z.string(),
+});
+export type CollaborationUsage = z.infer<typeof collaborationUsageSchema>;
+/** svc.boards.collaboration.usage; `freshPlan`: the owner's plan just changed (realtime nodes) */
+export const collaborationUsageInputSchema = z.strictObject({ freshPlan: z.boolean().optional() });
+/** svc.boards.collaboration.checkpoint (realtime nodes only, actor = the board's owner) */
+export const collaborationCheckpointInputSchema = z.strictObject({
+  span: collaborationSpanSchema,
+  freshPlan: z.boolean().optional(),
+});
+
+/**
  * Every boards operation with its request and reply schema: the service registers exactly these
  * and the gateway routes refer to them by name.
  */
@@ -296,5 +320,7 @@ export const boardsOperations = {
   'folder.rename': { input: folderRenameInputSchema, output: folderDtoSchema },
   'folder.delete': { input: folderRefSchema, output: folderDeleteReplySchema },
   'access.check': { input: accessCheckInputSchema, output: accessCheckReplySchema },
+  'collaboration.usage': { input: collaborationUsageInputSchema, output: collaborationUsageSchema },
+  'collaboration.checkpoint': { input: collaborationCheckpointInputSchema, output: collaborationUsageSchema },
 } as const;
 export type BoardsOperation = keyof typeof boardsOperations;

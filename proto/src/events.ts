@@ -14,6 +14,21 @@ export interface EventEnvelope<T = unknown> {
   data: T;
 }
 
+/** One collaboration span checkpoint (realtime.collaboration.span.v1 and boards collaboration.checkpoint). */
+export const collaborationSpanSchema = z.object({
+  /** unique per span (a room's sessionId + the span's start) */
+  spanId: z.string().min(1).max(300),
+  sessionId: z.string().min(1).max(200),
+  ownerId: z.number().int(),
+  boardId: z.string().min(1).max(300),
+  /** ISO times; `to` ≥ `from`. A span crossing Monday 00:00 UTC is split there by boards */
+  from: z.iso.datetime({ offset: true }),
+  to: z.iso.datetime({ offset: true }),
+  /** the last checkpoint of the span (people left, the room closed or the minutes ran out) */
+  final: z.boolean().optional(),
+});
+export type CollaborationSpan = z.infer<typeof collaborationSpanSchema>;
+
 export const EVENT_SCHEMAS = {
   'auth.user.created.v1': z.object({ userId: z.number().int(), email: z.string(), name: z.string() }),
   'auth.user.email_verified.v1': z.object({ userId: z.number().int(), email: z.string() }),
@@ -125,6 +140,8 @@ export const EVENT_SCHEMAS = {
     ownerId: z.number().int(),
     nodeId: z.string(),
     startedAt: z.string(),
+    /** the board's title when the session started (insights show it; optional: older events) */
+    boardTitle: z.string().optional(),
   }),
   'realtime.session.ended.v1': z.object({
     sessionId: z.string(),
@@ -135,6 +152,13 @@ export const EVENT_SCHEMAS = {
     durationMs: z.number().int(),
     /** distinct users (guests count once each connection) */
     participants: z.number().int(),
+    // insights (spec §3 "per session"); optional: events of older nodes lack them
+    boardTitle: z.string().optional(),
+    /** summed over every participant connection of the session */
+    activeMinutes: z.number().optional(),
+    hiddenMinutes: z.number().optional(),
+    /** collaboration time of the session (≥ 2 people on the board; what the weekly minutes count) */
+    collaborationMs: z.number().int().optional(),
   }),
   /** one per participant connection when it leaves (or the session ends) */
   'realtime.participant.minutes.v1': z.object({
@@ -147,7 +171,20 @@ export const EVENT_SCHEMAS = {
     leftAt: z.string(),
     activeMinutes: z.number(),
     hiddenMinutes: z.number(),
+    // insights (spec §3 "per participant"); optional: events of older nodes lack them
+    /** `u<userId>` for a user; `g:<name, trimmed, lower case>` for a guest (same name → same key) */
+    participantKey: z.string().optional(),
+    /** display name (a user's name, or the name the guest typed) */
+    name: z.string().optional(),
+    boardTitle: z.string().optional(),
+    role: z.enum(['owner', 'editor', 'viewer']).optional(),
   }),
+  /**
+   * A checkpoint of one collaboration span (≥ 2 people on a board; SPEC T4): emitted every few
+   * seconds while it lasts and once when it ends. The same spanId with a later `to` supersedes
+   * the earlier one (boards keeps GREATEST(to)), so redelivery never counts twice.
+   */
+  'realtime.collaboration.span.v1': collaborationSpanSchema,
 } as const;
 export type EventType = keyof typeof EVENT_SCHEMAS;
 export type EventData<T extends EventType> = z.infer<(typeof EVENT_SCHEMAS)[T]>;

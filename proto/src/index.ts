@@ -15,3 +15,4 @@ export * from './files';
 export * from './fileSniff';
 export * from './chat';
 export * from './lesson';
+export * from './calls';

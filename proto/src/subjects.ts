@@ -16,6 +16,7 @@ export const SERVICE_NAMES = [
   'tutors',
   'insights',
   'realtime',
+  'calls',
 ] as const;
 export type ServiceName = (typeof SERVICE_NAMES)[number];
 

@@ -1089,6 +1089,14 @@ async function main(): Promise<number> {
   redis = new Redis(infra.redisUrl, { maxRetriesPerRequest: 3 });
   db = new pg.Client({ connectionString: stack.databaseUrl });
   await db.connect();
+  // BENCH-ONLY SETUP: the teacher owns hundreds of boards here; on a starter plan every board past
+  // its fifth is read-only (plan limits, for the owner too) and the weekly minutes would run out
+  await db.query(
+    `INSERT INTO auth.users (id, name, email, plan) VALUES ($1, 'Bench teacher', 'teacher@bench.test', 'ultimate')
+     ON CONFLICT (id) DO UPDATE SET plan = 'ultimate'`,
+    [TEACHER],
+  );
+  await db.query(`SELECT setval(pg_get_serial_sequence('auth.users', 'id'), (SELECT max(id) FROM auth.users))`);
 
   const hp = SCENARIOS.has('hocuspocus') ? await startHocuspocus() : undefined;
   if (hp) log.ok(`stock @hocuspocus/server ${hp.version} on ${hp.url} (no extensions: in-memory, no persistence)`);

@@ -1,7 +1,7 @@
 /**
  * Boards service bootstrap only: V8 settings, then tracing (before pg/ioredis/bullmq are loaded, so they get
  * instrumented), then the platform runtime (logger, PostgreSQL + migrations, NATS), the outbox
- * relay, the auth.user.terminated and participant-minutes consumers, the trash-purge job and the endpoints.
+ * relay, the auth.user.terminated and collaboration-span consumers, the trash-purge job and the endpoints.
  */
 import { tuneV8 } from '@wb/platform/v8';
 tuneV8();
@@ -20,7 +20,7 @@ import { buildEndpoints } from './handlers';
 import { processTrashPurgeJob, scheduleTrashPurge, TRASH_PURGE_QUEUE } from './jobs/trashPurge';
 import type { TrashPurgeJob } from './jobs/trashPurge';
 import { createBoardsMetrics } from './metrics';
-import { ParticipantMinutesProcessor } from './processors/participantMinutes';
+import { CollaborationSpansProcessor } from './processors/collaborationSpans';
 import { UserTerminatedProcessor } from './processors/userTerminated';
 
 const VERSION = '0.1.0';
@@ -55,7 +55,7 @@ runMain('boards', async () => {
 
   rt.startOutboxRelay();
   await rt.consume(new UserTerminatedProcessor({ log, metrics }));
-  await rt.consume(new ParticipantMinutesProcessor());
+  await rt.consume(new CollaborationSpansProcessor());
 
   const purgeQueue = createQueue<TrashPurgeJob>(TRASH_PURGE_QUEUE, {
     ...rt.queueOptions,

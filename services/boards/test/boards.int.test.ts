@@ -12,7 +12,7 @@ import type { Bus } from '@wb/platform';
 import { startStack } from '@wb/platform/testing';
 import type { RunningStack } from '@wb/platform/testing';
 import { BOARD_ID_ALPHABET, BOARD_ID_LENGTH, eventSubject, expandBoardList } from '@wb/proto';
-import type { AccessCheckReply, BoardDto, BoardList, BoardListItem } from '@wb/proto';
+import type { AccessCheckReply, BoardDto, BoardList, BoardListItem, CollaborationUsage } from '@wb/proto';
 import { weekStartOf } from '../src/policies/readOnly';
 import { Browser, eventually, setPlan, signUp } from './browser';
 
@@ -737,33 +737,6 @@ describe('read-only by plan limits or used-up collaboration minutes (spec §4)',
     await setPlan(db, cleoId, 'starter'); // a downgrade: 7 boards, 5 allowed
   });
 
-  /** what a realtime node would emit when someone leaves a session on one of Cleo's boards */
-  async function stay(sessionId: string, userId: number, joinedAt: Date, minutes: number): Promise<void> {
-    const data = {
-      sessionId,
-      boardId: boards[0]!.id,
-      ownerId: cleoId,
-      userId,
-      guest: userId === 0,
-      joinedAt: joinedAt.toISOString(),
-      leftAt: new Date(joinedAt.getTime() + minutes * 60_000).toISOString(),
-      activeMinutes: minutes,
-      hiddenMinutes: 0,
-    };
-    const id = `realtime:test-${++eventSeq}`;
-    const type = 'realtime.participant.minutes.v1';
-    const envelope = { id, type, occurredAt: data.leftAt, data };
-    await realtime.js.publish(eventSubject(stack.natsPrefix, type), JSON.stringify(envelope), { msgID: id });
-  }
-  async function weekMinutes(): Promise<number> {
-    const { rows } = await db.query<{ m: string }>(
-      `SELECT coalesce(sum(extract(epoch FROM last_leave - first_join)), 0) / 60 AS m
-         FROM boards.collaboration_sessions WHERE owner_id = $1 AND week_start = $2`,
-      [cleoId, weekStartOf(new Date())],
-    );
-    return Number(rows[0]!.m);
-  }
-
   it('past maxBoards the newest boards are read-only for everyone; trashing older ones frees them', async () => {
     for (const b of boards.slice(0, 5)) expect((await join(b.id, cleoId)).readOnlyReason).toBeNull();
     for (const b of boards.slice(5)) {
@@ -777,30 +750,84 @@ describe('read-only by plan limits or used-up collaboration minutes (spec §4)',
     for (const b of boards.slice(2)) expect((await join(b.id, cleoId)).readOnlyReason).toBeNull();
   });
 
-  it('used-up weekly minutes make the board read-only for collaborators, not for the owner', async () => {
-    const monday = new Date(`${weekStartOf(new Date())}T00:01:00Z`);
-    const board = boards[2]!;
-    await stay('s-1', bobId, monday, 200);
-    await stay('s-2', bobId, new Date(monday.getTime() + 300 * 60_000), 50);
-    await stay('s-2', 0, new Date(monday.getTime() + 340 * 60_000), 60); // a guest: span 300 → 400 = 100 min
-    await stay('s-2', cleoId, monday, 999); // the owner's own stay is not collaboration
-    await eventually(async () => Math.abs((await weekMinutes()) - 300) < 1e-6, 10_000);
-    expect(await join(board.id, bobId)).toMatchObject({ access: 'edit', readOnlyReason: 'collaborationMinutes' });
-    expect((await join(board.id, cleoId)).readOnlyReason).toBeNull();
+  const MIN = 60_000;
+  /** a realtime node's span checkpoint through its outbox (the durable path) */
+  async function spanEvent(spanId: string, from: Date, minutes: number): Promise<void> {
+    const data = span(spanId, from, minutes);
+    const id = `realtime:test-${++eventSeq}`;
+    const type = 'realtime.collaboration.span.v1';
+    const envelope = { id, type, occurredAt: data.to, data };
+    await realtime.js.publish(eventSubject(stack.natsPrefix, type), JSON.stringify(envelope), { msgID: id });
+  }
+  function span(spanId: string, from: Date, minutes: number) {
+    return {
+      spanId,
+      sessionId: `session-${spanId}`,
+      ownerId: cleoId,
+      boardId: boards[2]!.id,
+      from: from.toISOString(),
+      to: new Date(from.getTime() + minutes * MIN).toISOString(),
+    };
+  }
+  /** the node's fast path: record a checkpoint and read the usage in one request */
+  async function checkpoint(spanId: string, from: Date, minutes: number, actor = cleoId): Promise<CollaborationUsage> {
+    const reply = await realtime.request<CollaborationUsage>(
+      'boards',
+      'collaboration.checkpoint',
+      { span: span(spanId, from, minutes) },
+      { userId: actor },
+    );
+    return reply.data;
+  }
+  /** the figure the owner sees (GET /api/collaboration/usage) */
+  async function usage(): Promise<CollaborationUsage> {
+    const res = await cleo.get('/api/collaboration/usage');
+    expect(res.status).toBe(200);
+    return res.body as CollaborationUsage;
+  }
 
-    // another event for a known session only widens its span (order and repeats do not matter)
-    await stay('s-1', bobId, new Date(monday.getTime() + 10 * 60_000), 20);
+  it('used-up weekly minutes make every board of the owner read-only for everyone; the figure and the lock agree', async () => {
+    const weekStart = weekStartOf(new Date());
+    const monday = new Date(`${weekStart}T00:00:00Z`);
+    const board = boards[2]!;
+    await spanEvent('a', new Date(monday.getTime() + MIN), 200);
+    // a span from last Sunday 23:30 to Monday 00:10: only its 10 minutes after the reset count
+    await spanEvent('cross', new Date(monday.getTime() - 30 * MIN), 40);
+    await eventually(async () => (await usage()).usedMs === 210 * MIN, 10_000);
+    // redelivery (a new event id: the outbox relay after a crash) and an older checkpoint change nothing
+    await spanEvent('a', new Date(monday.getTime() + MIN), 200);
+    await spanEvent('a', new Date(monday.getTime() + MIN), 120);
     // last week's lessons do not count this week
-    await stay('s-old', bobId, new Date(monday.getTime() - 2 * 24 * 3600_000), 500);
+    await spanEvent('old', new Date(monday.getTime() - 2 * 24 * 60 * MIN), 500);
     await eventually(
       async () =>
-        (await db.query('SELECT 1 FROM boards.collaboration_sessions WHERE session_id = $1', ['s-old'])).rowCount === 1,
+        (await db.query('SELECT 1 FROM boards.collaboration_spans WHERE span_id = $1', ['old'])).rowCount === 1,
       10_000,
     );
-    expect(await weekMinutes()).toBeCloseTo(300, 5);
+    expect((await usage()).usedMs).toBe(210 * MIN);
+    expect(await join(board.id, bobId)).toMatchObject({ access: 'edit', readOnlyReason: null });
+
+    // the node's checkpoint request answers the usage including itself: 210 + 90 = the 300 of starter
+    const reply = await checkpoint('b', new Date(monday.getTime() + 300 * MIN), 90);
+    const resetsAt = new Date(monday.getTime() + 7 * 24 * 60 * MIN).toISOString();
+    expect(reply).toEqual({ usedMs: 300 * MIN, limitMs: 300 * MIN, weekStart, resetsAt });
+    expect(await usage()).toEqual(reply);
+    for (const b of [board, boards[3]!]) {
+      expect(await join(b.id, bobId)).toMatchObject({ access: 'edit', readOnlyReason: 'collaborationMinutes' });
+      expect(await join(b.id, cleoId)).toMatchObject({ access: 'own', readOnlyReason: 'collaborationMinutes' });
+    }
+    // the same checkpoint again is harmless
+    expect((await checkpoint('b', new Date(monday.getTime() + 300 * MIN), 90)).usedMs).toBe(300 * MIN);
+
+    // only the owner's node may checkpoint the owner's minutes; a span must not end before it starts
+    await expect(checkpoint('c', monday, 1, bobId)).rejects.toMatchObject({ code: 'ERR_FORBIDDEN' });
+    await expect(checkpoint('c', monday, -1)).rejects.toMatchObject({ code: 'ERR_INVALID_INPUT' });
+    expect((await guest.get('/api/collaboration/usage')).status).toBe(401);
 
     await setPlan(db, cleoId, 'standard'); // 3000 minutes
     expect((await join(board.id, bobId)).readOnlyReason).toBeNull();
+    expect((await join(board.id, cleoId)).readOnlyReason).toBeNull();
+    expect(await usage()).toMatchObject({ usedMs: 300 * MIN, limitMs: 3000 * MIN });
   });
 });
 
@@ -820,6 +847,7 @@ describe('contract, metrics, logs', () => {
       ['/api/boards/{boardId}', 'get'],
       ['/api/boards/{boardId}', 'put'],
       ['/api/boards/{boardId}/share', 'get'],
+      ['/api/collaboration/usage', 'get'],
       ['/api/folders/moveBoards', 'post'],
       ['/api/folders/{folderId}', 'put'],
       ['/api/folders/{folderId}', 'delete'],

@@ -32,6 +32,8 @@ import { loadRealtimeEnv } from './env';
 import { createRealtimeMetrics } from './metrics';
 import { createChatMetrics } from './chatMetrics';
 import { createLessonMetrics } from './lessonMetrics';
+import { BoardsUsageSource, listenForPlanChanges } from './commands/collaborationMinutes';
+import { createMinutesMetrics } from './minutesMetrics';
 import { BoardPurgedProcessor } from './processors/boardPurged';
 import { RoomEventsProcessor } from './processors/roomEvents';
 import { SCHEMA } from './repositories/journal';
@@ -80,20 +82,34 @@ async function main(): Promise<void> {
     leaseMs: env.RT_LEASE_MS,
     nodeTtlMs: env.RT_NODE_TTL_MS,
   });
+  const sessionEvents = new OutboxSessionSink(pool, env.RT_NODE_ID, log);
   const manager: RoomManager = new RoomManager({
     pool,
     store,
     registry,
     log,
     clock,
-    sessions: new OutboxSessionSink(pool, env.RT_NODE_ID, log),
+    sessions: sessionEvents,
     idleMs: env.RT_IDLE_MS,
     snapshotEveryMs: env.RT_SNAPSHOT_EVERY_MS,
     metrics: createRealtimeMetrics(metricsRegistry, { rooms: () => manager.roomCount, peers: () => manager.peerCount }),
     chatMetrics: createChatMetrics(metricsRegistry),
     plans,
     lessonMetrics: createLessonMetrics(metricsRegistry),
+    // SPEC T4–T8: spans checkpointed to boards (request) and the outbox (durable)
+    minutes: {
+      usage: new BoardsUsageSource(bus),
+      spans: sessionEvents,
+      log,
+      metrics: createMinutesMetrics(metricsRegistry),
+    },
   });
+
+  // SPEC T7: an owner's plan change re-asks boards for the minutes of their open rooms
+  const minutesPlanChanges = listenForPlanChanges(bus, (ownerId) =>
+    manager.roomsOwnedBy(ownerId).map((room) => manager.get(room.boardId)?.minutes),
+  );
+  lifecycle.onShutdown('minutes plan changes', async () => minutesPlanChanges.unsubscribe());
 
   // before the node registers: its first board load runs on optimised wasm code
   const warmUpMs = warmUpDocEngine({ memoryMb: env.RT_DOC_MEMORY_MB });

@@ -103,7 +103,22 @@ afterAll(async () => {
   await rm(snapshots, { recursive: true, force: true });
 });
 
+/**
+ * TEST-ONLY SETUP: the owner on a plan whose board limit this file never reaches (a starter owner's
+ * sixth board is read-only by plan limits, for the owner too), written to auth before the board
+ * is opened; the identity sequence is moved past it so signups in this file get other ids.
+ */
+async function ownerOnUltimate(ownerId: number): Promise<void> {
+  await db.query(
+    `INSERT INTO auth.users (id, name, email, plan) VALUES ($1, $2, $3, 'ultimate')
+     ON CONFLICT (id) DO UPDATE SET plan = 'ultimate'`,
+    [ownerId, `Owner ${ownerId}`, `owner${ownerId}@rt.test`],
+  );
+  await db.query(`SELECT setval(pg_get_serial_sequence('auth.users', 'id'), (SELECT max(id) FROM auth.users))`);
+}
+
 async function createBoard(ownerId: number, deleteOwnOnly = false): Promise<string> {
+  await ownerOnUltimate(ownerId);
   const id = `rt${randomId()}${randomId()}`;
   await db.query(`INSERT INTO boards.boards (id, user_id, title, delete_own_only) VALUES ($1, $2, 'rt test', $3)`, [
     id,

@@ -19,6 +19,7 @@ import { folderCreateHandler } from './folderCreate';
 import { folderRenameHandler } from './folderRename';
 import { folderDeleteHandler } from './folderDelete';
 import { accessCheckHandler } from './accessCheck';
+import { collaborationCheckpointHandler, collaborationUsageHandler } from './collaborationUsage';
 
 /** keyed by operation so the compiler says when one is missing */
 const HANDLERS: Record<BoardsOperation, (deps: BoardsDeps) => Endpoint> = {
@@ -38,6 +39,8 @@ const HANDLERS: Record<BoardsOperation, (deps: BoardsDeps) => Endpoint> = {
   'folder.rename': folderRenameHandler,
   'folder.delete': folderDeleteHandler,
   'access.check': accessCheckHandler,
+  'collaboration.usage': collaborationUsageHandler,
+  'collaboration.checkpoint': collaborationCheckpointHandler,
 };
 
 export function buildEndpoints(deps: BoardsDeps): Endpoint[] {

@@ -1,36 +1,56 @@
-/** SQL on boards.collaboration_sessions (weekly collaboration minutes per owner). */
+/** SQL on boards.collaboration_spans (the weekly collaboration-minutes counter per owner). */
 import type { Db } from './db';
 
-/** widen the session's collaborator span by one participant's stay (idempotent) */
-export async function recordCollaboratorStay(
-  db: Db,
-  s: { sessionId: string; ownerId: number; boardId: string; weekStart: string; joinedAt: Date; leftAt: Date },
-): Promise<void> {
+export interface SpanPiece {
+  spanId: string;
+  weekStart: string;
+  sessionId: string;
+  ownerId: number;
+  boardId: string;
+  from: Date;
+  to: Date;
+}
+
+/**
+ * Record a checkpoint of one span piece: a later `to` moves it forward, an earlier or repeated one
+ * changes nothing (redelivery, out-of-order delivery, the event and the request both arriving).
+ */
+export async function upsertSpanPiece(db: Db, p: SpanPiece): Promise<void> {
   await db.query(
-    `INSERT INTO collaboration_sessions AS c (session_id, owner_id, board_id, week_start, first_join, last_leave)
-     VALUES ($1, $2, $3, $4, $5, $6)
-     ON CONFLICT (session_id) DO UPDATE
-        SET first_join = LEAST(c.first_join, EXCLUDED.first_join),
-            last_leave = GREATEST(c.last_leave, EXCLUDED.last_leave)`,
-    [s.sessionId, s.ownerId, s.boardId, s.weekStart, s.joinedAt, s.leftAt],
+    `INSERT INTO collaboration_spans AS c (span_id, week_start, session_id, owner_id, board_id, from_at, to_at)
+     VALUES ($1, $2, $3, $4, $5, $6, $7)
+     ON CONFLICT (span_id, week_start) DO UPDATE
+        SET from_at = LEAST(c.from_at, EXCLUDED.from_at),
+            to_at = GREATEST(c.to_at, EXCLUDED.to_at)`,
+    [p.spanId, p.weekStart, p.sessionId, p.ownerId, p.boardId, p.from, p.to],
   );
+}
+
+/** the owner's collaboration time in the week starting `weekStart`, in whole ms */
+export async function weekUsedMs(db: Db, ownerId: number, weekStart: string): Promise<number> {
+  const { rows } = await db.query<{ ms: string }>(
+    `SELECT coalesce(floor(sum(extract(epoch FROM to_at - from_at)) * 1000), 0)::bigint AS ms
+       FROM collaboration_spans WHERE owner_id = $1 AND week_start = $2`,
+    [ownerId, weekStart],
+  );
+  return Number(rows[0]!.ms);
 }
 
 /**
  * What the read-only rule needs in one round trip: the board's place among its owner's boards in
- * the trash-free list, oldest first (1-based), and the owner's collaboration minutes this week.
+ * the trash-free list, oldest first (1-based), and the owner's collaboration time this week.
  */
 export async function readOnlyFacts(
   db: Db,
   board: { id: string; ownerId: number; createdAt: Date },
   weekStart: string,
-): Promise<{ rank: number; weekMinutes: number }> {
-  const { rows } = await db.query<{ rank: string; minutes: string }>(
+): Promise<{ rank: number; weekUsedMs: number }> {
+  const { rows } = await db.query<{ rank: string; ms: string }>(
     `SELECT (SELECT count(*) FROM boards
               WHERE user_id = $1 AND trashed_at IS NULL AND (created_at, id) <= ($2, $3)) AS rank,
-            (SELECT coalesce(sum(extract(epoch FROM last_leave - first_join)), 0) / 60
-               FROM collaboration_sessions WHERE owner_id = $1 AND week_start = $4) AS minutes`,
+            (SELECT coalesce(floor(sum(extract(epoch FROM to_at - from_at)) * 1000), 0)::bigint
+               FROM collaboration_spans WHERE owner_id = $1 AND week_start = $4) AS ms`,
     [board.ownerId, board.createdAt, board.id, weekStart],
   );
-  return { rank: Number(rows[0]!.rank), weekMinutes: Number(rows[0]!.minutes) };
+  return { rank: Number(rows[0]!.rank), weekUsedMs: Number(rows[0]!.ms) };
 }

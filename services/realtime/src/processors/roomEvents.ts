@@ -79,7 +79,7 @@ export class RoomEventsProcessor extends EventProcessor {
     await this.recheck(room, { trashed: event.type === 'boards.board.trashed.v1' });
   }
 
-  /** asks boards again for every peer: no access → closed, another role → rejoin (4412) */
+  /** asks boards again for every peer: no access → closed, another role or read-only reason → rejoin (4412) */
   private async recheck(room: Room, opts: { trashed?: boolean; freshPlan?: boolean }): Promise<void> {
     const { boardId } = room;
     const trashed = opts.trashed ?? false;
@@ -100,7 +100,10 @@ export class RoomEventsProcessor extends EventProcessor {
             trashed ? 'board trashed' : 'restricted',
           );
         }
-        if (role !== peer.role) room.closePeer(peer, RT_CLOSE.ROOM_MOVED, 'role changed');
+        // an owner keeps the role 'owner' on a read-only board: the reason changing is a change too
+        if (role !== peer.role || reply.readOnlyReason !== peer.identity.readOnlyReason) {
+          room.closePeer(peer, RT_CLOSE.ROOM_MOVED, 'role changed');
+        }
       }),
     );
   }

@@ -4,6 +4,8 @@
  * (SPEC R*, P*, H*). Clock and timers are injected.
  */
 import { randomUUID } from 'node:crypto';
+import { performance } from 'node:perf_hooks';
+import type { EventLoopUtilization } from 'node:perf_hooks';
 import type { Logger, Pool } from '@wb/platform';
 import { RT_CLOSE, RT_TICK_MS } from '@wb/proto';
 import type { BoardInfo } from '@wb/proto';
@@ -21,14 +23,19 @@ import type { LessonMetrics } from './lesson';
 import type { PlanSource } from '@wb/platform';
 import { Room } from './room';
 import type { Clock, Peer } from './room';
+import { CollaborationMeter } from './collaboration';
+import type { MinutesOptions } from './collaboration';
+import { FlushScheduler, realFlushTimers } from './flushScheduler';
+import type { FlushPolicy, FlushTimers } from './flushScheduler';
 
-export interface Timers {
+export interface Timers extends Partial<FlushTimers> {
   setInterval(fn: () => void, ms: number): unknown;
   clearInterval(handle: unknown): void;
 }
 export const realTimers: Timers = {
   setInterval: (fn, ms) => setInterval(fn, ms),
   clearInterval: (h) => clearInterval(h as NodeJS.Timeout),
+  ...realFlushTimers,
 };
 
 export interface OpenRoom {
@@ -38,6 +45,8 @@ export interface OpenRoom {
   sessionId: string;
   startedAt: number;
   lastSnapshotAt: number;
+  /** collaboration minutes of the room (SPEC T4–T8), when the node meters them */
+  minutes?: CollaborationMeter;
 }
 /** Collaboration-time events (written to the outbox by main.ts). */
 export interface SessionSink {
@@ -54,8 +63,13 @@ export interface ManagerOptions {
   clock: Clock;
   timers?: Timers;
   sessions?: SessionSink;
-  /** journal batching (P1: ≤ 100 ms); default 50 */
+  /** retry of failed journal appends (P3); appends themselves start at once (P1 group commit) */
   persistEveryMs?: number;
+  /**
+   * S8 flush scheduling: policy overrides, and the monotonic clock (default performance.now) and
+   * node load probe (default: event-loop utilisation sampled on the housekeeping tick) it reads
+   */
+  flush?: Partial<FlushPolicy> & { now?: () => number; load?: () => number };
   /** snapshot when this many changes were journaled since the last one; default SNAPSHOT_EVERY_CHANGES */
   snapshotEveryChanges?: number;
   /** snapshot a changed board at least this often; default 60 000 */
@@ -71,6 +85,8 @@ export interface ManagerOptions {
   /** lesson timer across failovers (LS9); default: PostgreSQL through `pool` */
   lessonStore?: LessonStore;
   lessonMetrics?: LessonMetrics;
+  /** collaboration minutes (SPEC T4–T8): boards' counter, the outbox, the meter's timers */
+  minutes?: MinutesOptions;
 }
 
 /** The board facts a room needs, from the access check of the join that opens it. */
@@ -90,6 +106,9 @@ export class RoomManager {
   private stopping = false;
   private readonly chat: ChatStore;
   private readonly lessonStore: LessonStore;
+  /** S8: the node's event-loop utilisation over the last sampling window (0…1) */
+  private nodeLoad = 0;
+  private elu: { at: number; sample: EventLoopUtilization } | null = null;
 
   constructor(private readonly opts: ManagerOptions) {
     this.timers = opts.timers ?? realTimers;
@@ -133,15 +152,26 @@ export class RoomManager {
     this.handles = [];
   }
 
+  /** S8: the fixed tick is housekeeping only; flushes are scheduled per room when work arrives */
   tick(): void {
+    this.sampleLoad();
     for (const r of this.rooms.values()) {
       try {
-        r.room.tick();
+        r.room.housekeep();
       } catch (err) {
         this.opts.log.error({ err, boardId: r.room.boardId }, 'room tick failed');
       }
     }
   }
+  /** event-loop utilisation every ≥ 250 ms: the load the flush gap follows (S8) */
+  private sampleLoad(): void {
+    const now = performance.now();
+    if (this.elu && now - this.elu.at < 250) return;
+    const sample = performance.eventLoopUtilization();
+    if (this.elu) this.nodeLoad = performance.eventLoopUtilization(sample, this.elu.sample).utilization;
+    this.elu = { at: now, sample };
+  }
+
   async persistAll(): Promise<void> {
     await Promise.all([...this.rooms.values()].map((r) => r.room.flushPersist()));
   }
@@ -190,6 +220,29 @@ export class RoomManager {
     const tLoaded = performance.now();
     const journal = new PgRoomJournal(pool, boardId, token, loaded);
     const now = this.opts.clock.now();
+    const t = this.timers;
+    const { now: hrNow, load, ...policy } = this.opts.flush ?? {};
+    const scheduler = new FlushScheduler({
+      flush: (mode) => {
+        try {
+          open.room.flush(mode);
+        } catch (err) {
+          // from a timer: an exception here would end the process (and every other room)
+          this.opts.log.error({ err, boardId }, 'room flush failed');
+        }
+      },
+      persist: () => void open.room.flushPersist(),
+      // injected timers may fake only the intervals: the rest are real ones then
+      timers: {
+        setImmediate: (fn) => (t.setImmediate ? t.setImmediate(fn) : realFlushTimers.setImmediate(fn)),
+        clearImmediate: (h) => (t.clearImmediate ? t.clearImmediate(h) : realFlushTimers.clearImmediate(h)),
+        setTimeout: (fn, ms) => (t.setTimeout ? t.setTimeout(fn, ms) : realFlushTimers.setTimeout(fn, ms)),
+        clearTimeout: (h) => (t.clearTimeout ? t.clearTimeout(h) : realFlushTimers.clearTimeout(h)),
+      },
+      now: hrNow,
+      load: load ?? (() => this.nodeLoad),
+      policy,
+    });
     const open: OpenRoom = {
       journal,
       token,
@@ -215,8 +268,13 @@ export class RoomManager {
       plans: this.opts.plans,
       lessonStore: this.lessonStore,
       lessonMetrics: this.opts.lessonMetrics,
+      scheduler,
       events: {
-        peerLeft: (peer) => this.opts.sessions?.participantLeft(open, peer, this.opts.clock.now()),
+        peerLeft: (peer) => {
+          this.opts.sessions?.participantLeft(open, peer, this.opts.clock.now());
+          open.minutes?.peersChanged();
+        },
+        peerJoined: (peer) => open.minutes?.peersChanged(peer),
         fenced: () => {
           if (this.rooms.get(boardId) === open) this.rooms.delete(boardId);
           open.room.dispose();
@@ -224,6 +282,8 @@ export class RoomManager {
         },
       },
     });
+    if (this.opts.minutes)
+      open.minutes = new CollaborationMeter(open.room, open.sessionId, this.opts.clock, this.opts.minutes);
     this.rooms.set(boardId, open);
     this.opts.sessions?.started(open);
     const ms = (a: number, b: number): number => Math.round((b - a) * 10) / 10;

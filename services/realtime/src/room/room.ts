@@ -3,9 +3,11 @@
  * handle; a joining peer catches up with the sync protocol; once in sync it gets the change bytes
  * other peers commit, batched per tick (one encode, N sends — no per-peer sync computation).
  * Ephemeral messages are coalesced per peer per tick and are the first thing dropped under
- * back-pressure. Persistence is delegated to a `RoomJournal`; `tick()` and `flushPersist()` are
- * driven by the node's timers (tests call them directly).
+ * back-pressure. Persistence is delegated to a `RoomJournal`. With a scheduler (the node's) work
+ * is flushed when it arrives and the journal is appended at once (S8, P1); `housekeep()` runs on a
+ * fixed tick for what is time-driven only. Tests without one call `tick()` and `flushPersist()`.
  */
+import { createHash } from 'node:crypto';
 import {
   decodeJson,
   decodeList,
@@ -46,6 +48,7 @@ import type { LessonMetrics } from './lesson';
 import type { LessonStore } from '../repositories/lesson';
 import type { PlanSource } from '@wb/platform';
 import type { RoomMetrics } from '../metrics';
+import type { FlushMode, RoomScheduler } from './flushScheduler';
 
 export interface PeerSocket {
   send(frame: Uint8Array): void;
@@ -80,6 +83,8 @@ export class FencedError extends Error {
 export interface RoomEvents {
   /** a peer left (or was closed): collaboration-time accounting */
   peerLeft?(peer: Peer): void;
+  /** a peer joined: collaboration minutes (src/room/collaboration.ts) */
+  peerJoined?(peer: Peer): void;
   /** the room lost ownership (fenced): the manager drops it */
   fenced?(room: Room): void;
 }
@@ -111,6 +116,11 @@ export interface RoomOptions {
   /** lesson: keeps the timer across a failover (LS9) */
   lessonStore?: LessonStore;
   lessonMetrics?: LessonMetrics;
+  /**
+   * S8: flushes when work arrives (src/room/flushScheduler.ts) and group-commits the journal.
+   * Without one (unit tests) nothing leaves until someone calls tick()/flush()/flushPersist().
+   */
+  scheduler?: RoomScheduler;
 }
 
 const COLORS = [
@@ -164,8 +174,9 @@ export class Peer {
   ) {
     this.joinedAt = now;
   }
+  /** a read-only board (plan limits, used-up minutes) is read-only for its owner too (SPEC A) */
   get canEdit(): boolean {
-    return this.role !== 'viewer' && !this.lessonReadOnly;
+    return this.role !== 'viewer' && !this.lessonReadOnly && this.identity.readOnlyReason === null;
   }
   presence(): PresenceEntry {
     return {
@@ -201,6 +212,7 @@ export class Room {
   private storedBytes: number;
   lastActivity: number;
   closed = false;
+  private disposed = false;
   /** distinct participants since the room opened (guests count per connection) */
   readonly participants = new Set<string>();
   /** SPEC C*: the board's chat (src/room/chat.ts) */
@@ -295,6 +307,7 @@ export class Room {
     this.broadcastPresence(peer);
     if (opts.fresh) socket.send(this.catchUpFrame());
     this.sendSync(peer);
+    this.opts.events?.peerJoined?.(peer);
     return peer;
   }
 
@@ -444,7 +457,10 @@ export class Room {
         if (this.handle.getChangeByHash(change.hash)) {
           // duplicate (D9): ack when durable
           if (waiting) waiting.add(peer);
-          else peer.saved.push(change.hash);
+          else {
+            peer.saved.push(change.hash);
+            this.opts.scheduler?.flushDue();
+          }
           continue;
         }
         if (change.deps.some((d) => !this.handle.getChangeByHash(d))) {
@@ -463,6 +479,17 @@ export class Room {
           this.sendError(peer, { code: verdict.code, message: verdict.message, hashes: [change.hash] });
           return 'refused';
         }
+        if (!isIntactChange(bytes, change.hash)) {
+          // D12: the document would record (and export, save, sync) these ops under another hash
+          // than the one they were checked, journaled and acknowledged under
+          this.opts.metrics?.changeRefused('invalid_change');
+          this.sendError(peer, {
+            code: 'invalid_change',
+            message: 'D12: the change bytes are damaged (checksum or hash does not match)',
+            hashes: [change.hash],
+          });
+          return 'refused';
+        }
         if (this.storedBytes + bytes.length > RT_LIMITS.maxBoardBytes) {
           this.sendError(peer, { code: 'board_full', message: 'the board is full', hashes: [change.hash] });
           return 'refused';
@@ -476,6 +503,9 @@ export class Room {
         this.unsaved.set(change.hash, new Set([peer]));
         this.docChanged = true;
         this.lastActivity = this.opts.clock.now();
+        // S8: forwarded on the next flush; P1: a group commit starts unless one is in flight
+        this.opts.scheduler?.flushDue('changes');
+        if (!this.persisting) this.opts.scheduler?.persistDue();
       }
       if (later.length === remaining.length) return 'unapplied';
       remaining = later;
@@ -500,6 +530,7 @@ export class Room {
     } else {
       peer.eph.set(kind, data); // E1: latest wins
     }
+    this.opts.scheduler?.flushDue();
   }
 
   private sendSync(peer: Peer): void {
@@ -528,16 +559,48 @@ export class Room {
     for (const p of this.peers.values()) if (p !== except) p.socket.send(frame);
   }
 
-  /** One tick (~16 ms): forward committed changes, catch-up sync, ephemeral batch, saved acks. */
+  /** Everything at once, as the old fixed tick did: time-driven work, then a flush (tests). */
   tick(): void {
     if (this.closed) return;
     this.lesson.tick();
-    const slow = this.opts.slowConsumerBytes ?? 16 * 1024 * 1024;
+    this.flush();
+  }
+
+  /**
+   * S8: the node's fixed tick (RT_TICK_MS) — only what is time-driven: a timer that ran out (LS2),
+   * a sync reply that never came (S7), slow consumers (E4). Whatever waits to be flushed is the
+   * scheduler's (asked again here should a wake-up have been missed); without one, flushed here.
+   */
+  housekeep(): void {
+    if (this.closed) return;
+    this.lesson.tick();
+    this.catchUpSync();
+    this.closeSlowConsumers();
+    if (!this.hasWork()) return;
+    if (this.opts.scheduler) this.opts.scheduler.flushDue();
+    else this.flush();
+  }
+
+  private hasWork(): boolean {
+    if (this.outgoing.length > 0 || this.docChanged) return true;
+    for (const p of this.peers.values()) if (p.eph.size > 0 || p.strokes.length > 0 || p.saved.length > 0) return true;
+    return false;
+  }
+
+  /**
+   * Forward committed changes (S5), catch-up sync (S7), the ephemeral batch (E1–E4) and saved
+   * acks of duplicates, as one flush: called by the scheduler when work arrived (S8) or by tick().
+   */
+  flush(mode: FlushMode | 'tick' = 'tick'): void {
+    if (this.closed) return;
+    const started = performance.now();
     const dropAt = this.opts.ephemeralDropBytes ?? 256 * 1024;
+    let changes = 0;
 
     if (this.outgoing.length > 0) {
       const batch = this.outgoing;
       this.outgoing = [];
+      changes = batch.length;
       const all = encodeListFrame(
         MSG.CHANGES_S,
         batch.map((b) => b.bytes),
@@ -557,26 +620,24 @@ export class Room {
       this.docChanged = false;
       for (const p of this.peers.values()) if (!p.inSync) p.syncDirty = true;
     }
-    // S7: a peer still catching up gets a new sync message when it has answered the last one
-    // (or that one is SYNC_REPLY_WAIT_MS old), not on every tick with changes: each message costs a
-    // bloom filter over every change the peer may lack (1.5–5 ms on a 20,000-stroke board), so a
-    // slow or stuck client would otherwise cost the node that on every tick
-    const now = this.opts.clock.now();
-    for (const p of this.peers.values()) {
-      if (!p.inSync && (p.syncSentAt === null || now - p.syncSentAt >= SYNC_REPLY_WAIT_MS)) this.sendSync(p);
-    }
+    this.catchUpSync();
 
     const items: EphemeralItem[] = [];
+    // the peer all entries are from, if only one (it would get nothing but its own back)
+    let only: Peer | null | undefined;
     for (const p of this.peers.values()) {
+      if (p.eph.size === 0 && p.strokes.length === 0) continue;
+      only = only === undefined ? p : null;
       for (const [kind, data] of p.eph) items.push({ peerId: p.id, kind, data });
       for (const data of p.strokes) items.push({ peerId: p.id, kind: EPHEMERAL_KIND.STROKE, data });
       p.eph.clear();
       p.strokes = [];
     }
     if (items.length > 0) {
-      // E3: one frame per tick, the same bytes for every peer (a peer ignores its own entries)
+      // E3: one frame per flush, the same bytes for every peer (a peer ignores its own entries)
       const frame = encodeEphemeralBatch(items);
       for (const p of this.peers.values()) {
+        if (p === only) continue;
         if (p.socket.bufferedAmount > dropAt) {
           this.opts.metrics?.ephemeralDropped(); // E4: ephemerals go first
           continue;
@@ -584,11 +645,35 @@ export class Room {
         p.socket.send(frame);
       }
     }
-    for (const p of [...this.peers.values()]) {
+    for (const p of this.peers.values()) {
       if (p.saved.length) {
         p.socket.send(encodeJsonFrame(MSG.SAVED, { hashes: p.saved }));
         p.saved = [];
       }
+    }
+    this.closeSlowConsumers();
+    const costMs = performance.now() - started;
+    this.opts.metrics?.flushed(mode, changes, items.length, costMs / 1000);
+    this.opts.scheduler?.flushed(costMs, changes);
+  }
+
+  /**
+   * S7: a peer still catching up gets a new sync message when it has answered the last one
+   * (or that one is SYNC_REPLY_WAIT_MS old), not on every flush with changes: each message costs a
+   * bloom filter over every change the peer may lack (1.5–5 ms on a 20,000-stroke board), so a
+   * slow or stuck client would otherwise cost the node that on every flush
+   */
+  private catchUpSync(): void {
+    const now = this.opts.clock.now();
+    for (const p of this.peers.values()) {
+      if (!p.inSync && (p.syncSentAt === null || now - p.syncSentAt >= SYNC_REPLY_WAIT_MS)) this.sendSync(p);
+    }
+  }
+
+  /** E4: a socket that buffers more than slowConsumerBytes even without ephemerals is closed 4429 */
+  private closeSlowConsumers(): void {
+    const slow = this.opts.slowConsumerBytes ?? 16 * 1024 * 1024;
+    for (const p of [...this.peers.values()]) {
       if (p.socket.bufferedAmount > slow) this.closePeer(p, RT_CLOSE.SLOW_CONSUMER, 'slow consumer');
     }
   }
@@ -600,16 +685,18 @@ export class Room {
     const batch = this.persistQueue;
     this.persistQueue = [];
     this.persisting = (async () => {
+      let committed = false;
       try {
         const started = performance.now();
         await this.opts.journal.append(batch);
         this.opts.metrics?.journalAppended((performance.now() - started) / 1000, batch.length);
+        committed = true;
         for (const { hash } of batch) {
           const waiting = this.unsaved.get(hash);
           this.unsaved.delete(hash);
           if (waiting) for (const p of waiting) if (!p.closed) p.saved.push(hash);
         }
-        // acks leave at once rather than on the next tick: "saved" should not wait
+        // acks leave at once rather than on the next flush: "saved" should not wait
         for (const p of this.peers.values()) {
           if (p.saved.length) {
             p.socket.send(encodeJsonFrame(MSG.SAVED, { hashes: p.saved }));
@@ -629,6 +716,9 @@ export class Room {
       } finally {
         this.persisting = null;
       }
+      // P1 group commit: what arrived during this append goes in the next one, right away (a
+      // failed append is retried by the node's persist timer instead, not in a tight loop)
+      if (committed && this.persistQueue.length > 0 && !this.closed) this.opts.scheduler?.persistDue();
     })();
     return this.persisting;
   }
@@ -649,10 +739,15 @@ export class Room {
     this.lesson.roomClosing();
     for (const p of [...this.peers.values()]) this.closePeer(p, code, reason);
     this.closed = true;
+    this.opts.scheduler?.stop();
   }
 
   /** Free the document's wasm memory (after close and the last persist). */
   dispose(): void {
+    // once: a fenced append and a lost lease can both drop the room; a second free() of the
+    // wasm handle throws (from a promise: the whole node would exit)
+    if (this.disposed) return;
+    this.disposed = true;
     this.close(RT_CLOSE.ROOM_MOVED, 'room closed');
     if (this.persisting) return void this.persisting.finally(() => this.handle.free());
     this.handle.free();
@@ -660,6 +755,25 @@ export class Room {
 }
 
 class TooLarge extends Error {}
+
+/** where an Automerge chunk's type byte and hashed part start; 1 = an uncompressed change */
+const CHUNK_BODY_OFFSET = 8;
+const CHANGE_CHUNK = 1;
+
+/**
+ * D12: one uncompressed change chunk whose checksum and hash are those of its bytes. Automerge's
+ * decoder accepts a damaged chunk (a flipped bit, a wrong checksum) and reports the hash of the
+ * bytes as sent, but the document keeps the ops it decoded and later exports (saves, syncs) them
+ * re-encoded, under another hash: journal and SAVED acks would then name a change the document
+ * does not have. Bytes that are not one intact chunk are refused before anything is applied.
+ */
+function isIntactChange(bytes: Uint8Array, hash: string): boolean {
+  if (bytes.length <= CHUNK_BODY_OFFSET || bytes[CHUNK_BODY_OFFSET] !== CHANGE_CHUNK) return false;
+  const digest = createHash('sha256').update(bytes.subarray(CHUNK_BODY_OFFSET)).digest();
+  // header: 4 magic bytes, 4 checksum bytes (the first 4 of the hash), then type, length, body
+  for (let i = 0; i < 4; i++) if (digest[i] !== bytes[4 + i]) return false;
+  return digest.toString('hex') === hash;
+}
 
 /**
  * L4: why a decoded change is over the operation limits, or null. Overwrites are map operations

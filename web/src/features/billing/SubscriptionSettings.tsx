@@ -35,6 +35,7 @@ import {
   useGetBusinessInfoQuery,
   useGetInvoicesQuery,
   useGetSubscriptionQuery,
+  useGetCollaborationUsageQuery,
   useSubscribeMutation,
 } from './billingApi';
 import {
@@ -136,6 +137,19 @@ export function SubscriptionOverview() {
   );
 }
 
+/** spec §4/§9: the owner's weekly collaboration minutes, from the counter that locks their boards */
+function MinutesLine() {
+  const { t } = useTranslation('billing');
+  const usage = useGetCollaborationUsageQuery();
+  if (!usage.data) return null;
+  const minutes = (ms: number) => Math.floor(ms / 60_000);
+  return (
+    <p className="sub-minutes" data-collaboration-minutes>
+      {t('sub.minutesThisWeek', { used: minutes(usage.data.usedMs), limit: minutes(usage.data.limitMs) })}
+    </p>
+  );
+}
+
 function Overview() {
   const { t, i18n } = useTranslation('billing');
   const { t: tc } = useTranslation();
@@ -154,6 +168,7 @@ function Overview() {
           <strong>{tc(`plans.${s && state !== 'none' && state !== 'trialExpired' ? s.plan : plan.name}`)}</strong>
         </p>
         <StateText sub={s} now={now} />
+        <MinutesLine />
         {s && state !== 'none' ? (
           <dl className="sub-details">
             <dt>{t('sub.period')}</dt>

@@ -8,6 +8,7 @@ import type {
   BillingPeriod,
   BusinessDetails,
   BusinessInfo,
+  CollaborationUsage,
   Invoice,
   InvitationsReply,
   PaidPlanName,
@@ -68,6 +69,11 @@ export const billingApi = withTags.injectEndpoints({
       query: (body) => ({ url: 'api/billing/subscription/cancel', method: 'POST', body }),
       invalidatesTags: [...all],
     }),
+    /** the weekly collaboration minutes (GET /api/collaboration/usage; a plan change refreshes it) */
+    getCollaborationUsage: build.query<CollaborationUsage, void>({
+      query: () => 'api/collaboration/usage',
+      providesTags: ['Plan'],
+    }),
     getInvoices: build.query<Invoice[], void>({
       query: () => 'api/billing/invoices',
       providesTags: ['Invoices'],
@@ -119,6 +125,7 @@ export const {
   useChangeSubscriptionMutation,
   useCancelSubscriptionMutation,
   useGetInvoicesQuery,
+  useGetCollaborationUsageQuery,
   useGetBusinessDetailsQuery,
   useGetBusinessInfoQuery,
   useInviteMutation,

@@ -20,6 +20,8 @@ import { getShape } from './realtime/boardDoc';
 import { boardSocketUrl, WebSocketTransport } from './realtime/transport';
 import { BoardFiles } from './files/BoardFiles';
 import { ChatPanel } from './chat/ChatPanel';
+import { CallButton } from './call/CallButton';
+import type { CallStatus } from './call/callSession';
 import { useBoardChat } from './chat/useBoardChat';
 import { BoardHeader } from './ui/BoardHeader';
 import { LessonButtons, LessonPresentation, LessonTimer, useLesson } from './lesson/Lesson';
@@ -36,6 +38,8 @@ import { ZoomControls } from './ui/ZoomControls';
 
 // the export dialog and its exporters load from the board menu, not with the board
 const BoardExport = lazy(() => import('./ui/BoardExport'));
+// the call (Janus client, WebRTC, tiles) loads on the first click of the call button
+const CallPanel = lazy(() => import('./call/CallPanel'));
 
 export interface BoardSessionProps {
   boardId: string;
@@ -308,6 +312,10 @@ export function BoardSession({ boardId, userId, name, guest, style, settings, pl
 
   // live lesson (timer, presentation, follow): lesson/
   const lesson = useLesson(client, editor);
+  const [callOpen, setCallOpen] = useState(false);
+  const [callStatus, setCallStatus] = useState<CallStatus>('idle');
+  // the owner's plan: known exactly to the owner; others go by the node's paid flag (same paid plans)
+  const lessonPaid = useSyncExternalStore(lesson.model.subscribe, lesson.model.getView).state.paid;
 
   const peerColors = useMemo(() => new Map(snap.presence.map((p) => [p.peerId, p.color])), [snap.presence]);
 
@@ -319,6 +327,7 @@ export function BoardSession({ boardId, userId, name, guest, style, settings, pl
   const saveState = snap.ready ? snap.saveState : 'connecting';
   const saveLabel = !snap.ready && snap.status !== 'reconnecting' ? t('save.connecting') : t(`save.${snap.saveState}`);
   const title = snap.board?.title ?? board.data?.title;
+  const callUpgrade = owner && !guest ? !plan.features.call : lessonPaid === false;
   return (
     <main id="main" className="board-view" data-status={snap.status} data-save={snap.saveState}>
       <h1 className="sr-only">{title ?? t('translation:board.label', { id: boardId })}</h1>
@@ -350,6 +359,15 @@ export function BoardSession({ boardId, userId, name, guest, style, settings, pl
           onToggle: () => (plan.features.fileUpload ? setFilesOpen((o) => !o) : setUpgrade('fileUpload')),
         }}
         chat={{ open: chat.open, unread: chat.unread, onToggle: chat.toggle }}
+        call={
+          <CallButton
+            status={callStatus}
+            upgrade={callUpgrade}
+            open={callOpen}
+            // during a call the panel stays (Leave ends it); otherwise the button opens and closes it
+            onClick={() => setCallOpen((o) => (callStatus === 'in-call' || callStatus === 'connecting' ? true : !o))}
+          />
+        }
       />
       {readOnly && snap.readOnlyCause ? (
         <p className="board-banner" role="note">
@@ -406,6 +424,22 @@ export function BoardSession({ boardId, userId, name, guest, style, settings, pl
       ) : null}
       {chat.open ? (
         <ChatPanel model={chat.model} userId={client.userId} guest={guest} owner={owner} onClose={chat.close} />
+      ) : null}
+      {callOpen ? (
+        <Suspense fallback={null}>
+          <CallPanel
+            boardId={boardId}
+            guestName={guest ? name : null}
+            large={settings.largeVideo === 1}
+            upgrade={callUpgrade}
+            besideChat={chat.open}
+            onStatus={setCallStatus}
+            onClose={() => {
+              setCallOpen(false);
+              setCallStatus('idle');
+            }}
+          />
+        </Suspense>
       ) : null}
       <BoardFiles
         editor={editor}

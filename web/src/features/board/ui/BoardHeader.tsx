@@ -48,6 +48,8 @@ export interface BoardHeaderProps {
   chat?: { open: boolean; unread: number; onToggle: () => void };
   /** lesson/: the timer, present and gather buttons */
   lesson?: React.ReactNode;
+  /** call/: the call button (CallButton, data-action="call") */
+  call?: React.ReactNode;
   /** lesson/: follow a participant (data-action="follow-<userId>") */
   follow?: { following: number | null; onFollow: (peerId: number | null) => void };
 }
@@ -102,6 +104,7 @@ export function BoardHeader(props: BoardHeaderProps) {
         </button>
       ) : null}
       {props.chat ? <ChatButton {...props.chat} /> : null}
+      {props.call}
       {props.lesson}
       <p className={`save-state save-${props.save.state}`} role="status" aria-label={t('save.label')}>
         {props.save.label}

@@ -4,8 +4,8 @@
  * mostly broken in the usual ways (wrong types, NUL and lone surrogates in strings, huge and
  * negative numbers, unknown, `__proto__` and `constructor` keys, deep nesting, bad
  * percent-encoding, bad content-encoding) — as a signed-in person and as a guest, through the real
- * gateway, auth, boards, teams, billing and files services (billing with its in-process fake Braintree),
- * PostgreSQL, NATS and Redis.
+ * gateway, auth, boards, teams, billing, files and calls services (billing with its in-process fake
+ * Braintree; calls with a real Janus on loopback), PostgreSQL, NATS and Redis.
  *
  * Asserted for every request: never a 5xx; every error is JSON `{ message, code, statusCode }`
  * with the response's status; afterwards the platform is healthy and no service logged an
@@ -19,6 +19,8 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import fc from 'fast-check';
 import { Browser, startStack, uniqueEmail } from '@wb/platform/testing';
 import type { RunningStack } from '@wb/platform/testing';
+// eslint-disable-next-line no-restricted-imports -- a test harness (Janus on a free port), not service code
+import { startJanus, type StartedJanus } from '@wb/calls/dist/testing/janus';
 
 const RUNS = Number(process.env.FUZZ_RUNS ?? 250);
 const PASSWORD = 'correct horse battery';
@@ -34,6 +36,7 @@ interface Operation {
 }
 
 let stack: RunningStack;
+let janus: StartedJanus | undefined;
 let filesDir: string | undefined;
 let operations: Operation[];
 let teacher: Browser;
@@ -42,6 +45,8 @@ let boardId: string;
 
 beforeAll(async () => {
   filesDir = await mkdtemp(join(tmpdir(), 'wb-fuzz-files-'));
+  // the call routes reach Janus for a board whose owner may call (signalling works on loopback)
+  janus = await startJanus();
   stack = await startStack({
     deployables: [
       'services/auth',
@@ -49,10 +54,18 @@ beforeAll(async () => {
       'services/teams',
       'services/billing',
       'services/files',
+      'services/calls',
       'gateway',
     ],
-    // uploads and file routes: the gateway and the files service share one store
-    env: { FILES_STORE: 'fs', FILES_DIR: filesDir },
+    env: {
+      // uploads and file routes: the gateway and the files service share one store
+      FILES_STORE: 'fs',
+      FILES_DIR: filesDir,
+      JANUS_WS_URL: janus.wsUrl,
+      JANUS_API_SECRET: janus.secrets.apiSecret,
+      JANUS_TOKEN_SECRET: janus.secrets.tokenSecret,
+      JANUS_ADMIN_SECRET: janus.secrets.adminSecret,
+    },
   });
   teacherEmail = uniqueEmail('fuzz');
   teacher = new Browser(stack.gatewayUrl);
@@ -82,6 +95,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await stack?.stop();
+  await janus?.stop();
   if (filesDir) await rm(filesDir, { recursive: true, force: true });
 });
 

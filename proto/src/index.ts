@@ -16,3 +16,4 @@ export * from './fileSniff';
 export * from './chat';
 export * from './lesson';
 export * from './calls';
+export * from './renderSnapshot';

@@ -153,6 +153,11 @@ export const MSG = {
   DOC: 18,
   /** JSON {title, background, deleteOwnOnly}: the board's facts changed while connected (B1) */
   BOARD_INFO: 19,
+  /**
+   * S9: the DOC that follows as plain shape records (renderSnapshot.ts), so a fresh client paints
+   * the board before its Automerge has loaded that DOC; sent only to a HELLO with `render: true`
+   */
+  RENDER: 23,
   /** chat: JSON ChatMessage (+ clientId for its sender) — a new message for everyone in the room */
   CHAT: 20,
   /** chat: JSON {messages (oldest first), more} — one page of history */
@@ -180,6 +185,8 @@ export const helloSchema = z.strictObject({
   name: z.string().trim().min(1).max(RT_LIMITS.maxNameLength).optional(),
   /** the client has no document yet: send a recent whole one first (DOC), then sync the rest (S6) */
   fresh: z.boolean().optional(),
+  /** with `fresh`: the client can paint a render snapshot (RENDER) before the DOC (S9) */
+  render: z.boolean().optional(),
 });
 export type Hello = z.infer<typeof helloSchema>;
 export const visibilitySchema = z.strictObject({ hidden: z.boolean() });

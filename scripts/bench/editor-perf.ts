@@ -31,7 +31,9 @@
  * the figures, never enforced: the exit code is 1 only when something could not be measured.
  * The classroom check (stroke latency p99 ≤ 50 ms with 31 clients) is `make bench-realtime`'s.
  * Writes artifacts/bench/editor-perf.json (what was measured, also when a later part could not
- * be). Env: BENCH_RUNS (cold opens, 3), BENCH_WEB_DIST (another build), BENCH_DEADLINE_S (1800).
+ * be). Env: BENCH_RUNS (cold opens, 3), BENCH_WEB_DIST (another build), BENCH_DEADLINE_S (1800),
+ * BENCH_OPEN_ONLY=1 (stop after the opens and their timeline), BENCH_PROFILE=1 (a CPU profile of
+ * the last open: the functions with the most self time until the paint).
  */
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -49,6 +51,7 @@ import { seedBigBoard } from './realtime-board';
 
 const DIST = resolve(ROOT, process.env.BENCH_WEB_DIST ?? join('web', 'dist'));
 const RUNS = Math.max(1, Number(process.env.BENCH_RUNS ?? 3));
+const PROFILE = process.env.BENCH_PROFILE === '1';
 const FRAMES = 120;
 const HIT_TESTS = 200;
 const MARQUEE_OBJECTS = 5000;
@@ -137,7 +140,12 @@ interface WasmProbe {
   calls: WasmCall[];
 }
 /** page functions are serialised into the page: they reach its globals through this cast, not a helper */
-type BenchWindow = Window & { __wbBoard?: PageHook; __wbBenchWasm?: WasmProbe; __wbLong?: number[] };
+type BenchWindow = Window & {
+  __wbBoard?: PageHook;
+  __wbBenchWasm?: WasmProbe;
+  __wbLong?: number[];
+  __wbLongAt?: { at: number; ms: number }[];
+};
 
 // ---------------------------------------------------------------------------------------------
 // numbers
@@ -197,8 +205,14 @@ const WASM_PROBE = `(() => {
 
 const LONG_TASKS = `(() => {
   window.__wbLong = [];
+  window.__wbLongAt = [];
   try {
-    new PerformanceObserver((list) => { for (const e of list.getEntries()) window.__wbLong.push(e.duration); })
+    new PerformanceObserver((list) => {
+      for (const e of list.getEntries()) {
+        window.__wbLong.push(e.duration);
+        window.__wbLongAt.push({ at: e.startTime, ms: e.duration });
+      }
+    })
       .observe({ type: 'longtask', buffered: true });
   } catch {}
 })();`;
@@ -249,6 +263,21 @@ function collectLoad() {
     .getEntriesByType('mark')
     .filter((m) => /automerge|wasm/i.test(m.name))
     .map((m) => ({ name: m.name, at: m.startTime }));
+  // the open's timeline: the page's wb:* marks and when each script arrived
+  const timeline = [
+    ...performance
+      .getEntriesByType('mark')
+      .filter((m) => m.name.startsWith('wb:'))
+      .map((m) => ({ name: m.name, at: Math.round(m.startTime) })),
+    ...performance
+      .getEntriesByType('resource')
+      .filter((e) => /\.(js|wasm)(\?|$)/.test(e.name) || /\/api\//.test(e.name))
+      .map((e) => ({
+        name: `${new URL(e.name).pathname.replace(/^.*\//, '')} (${Math.round(e.duration)} ms)`,
+        at: Math.round(e.startTime),
+      })),
+    ...(w.__wbLongAt ?? []).map((t) => ({ name: `long task ${Math.round(t.ms)} ms`, at: Math.round(t.at) })),
+  ].sort((a, b) => a.at - b.at);
   const stats = h.editor.renderer.stats;
   const mem = (performance as unknown as { memory?: { usedJSHeapSize: number } }).memory;
   return {
@@ -258,6 +287,7 @@ function collectLoad() {
     renderer: { drawn: stats.drawn, sceneMs: stats.sceneMs, scenePasses: stats.scenePasses },
     wasm,
     marks,
+    timeline,
     probe: w.__wbBenchWasm ?? null,
     longTasks: w.__wbLong ?? [],
     jsHeapMiB: mem ? mem.usedJSHeapSize / 2 ** 20 : null,
@@ -615,7 +645,41 @@ function summariseLoad(s: LoadSample) {
       longestMs: r1(Math.max(0, ...s.longTasks)),
     },
     renderer: s.renderer,
+    timeline: s.timeline,
     jsHeapMiB: s.jsHeapMiB === null ? null : r1(s.jsHeapMiB),
+  };
+}
+
+/**
+ * BENCH_PROFILE=1: a CPU profile of the last open (navigation → live, Chrome's sampling profiler
+ * through CDP); prints the functions with the most self time until the first full paint.
+ */
+async function startProfile(context: BrowserContext, page: Page): Promise<() => Promise<void>> {
+  const cdp = await context.newCDPSession(page);
+  await cdp.send('Profiler.enable');
+  await cdp.send('Profiler.setSamplingInterval', { interval: 200 });
+  await cdp.send('Profiler.start');
+  return async () => {
+    const paintedAt = await page.evaluate(() => (window as unknown as BenchWindow).__wbBoard!.timings().paintedAt ?? 0);
+    const { profile } = await cdp.send('Profiler.stop');
+    const byId = new Map(profile.nodes.map((n) => [n.id, n]));
+    const self = new Map<string, number>();
+    // sample times are µs since an arbitrary origin: count those up to the paint, from the start
+    let t = profile.startTime;
+    const origin = profile.startTime;
+    const deltas = profile.timeDeltas ?? [];
+    let firstPageUs: number | null = null;
+    for (let i = 0; i < (profile.samples ?? []).length; i++) {
+      t += deltas[i] ?? 0;
+      firstPageUs ??= t;
+      if ((t - origin) / 1000 > paintedAt + 50) break;
+      const n = byId.get(profile.samples![i]!)!;
+      const f = n.callFrame;
+      const key = `${f.functionName || '(anonymous)'} ${basename(f.url || '')}:${f.lineNumber + 1}`;
+      self.set(key, (self.get(key) ?? 0) + (deltas[i + 1] ?? 0) / 1000);
+    }
+    const top = [...self.entries()].sort((a, b) => b[1] - a[1]).slice(0, 40);
+    log.info(`CPU profile until the paint (self ms): ${top.map(([k, ms]) => `${r1(ms)} ${k}`).join(' · ')}`);
   };
 }
 
@@ -701,8 +765,10 @@ async function main(): Promise<number> {
     phase = `open ${run}`;
     const context = await newContext(storageState);
     page = await newPage(context);
+    const profiler = PROFILE && run === RUNS ? await startProfile(context, page) : null;
     await page.goto(url, { waitUntil: 'commit' });
     await waitLive(page);
+    if (profiler) await profiler();
     const load = summariseLoad(await page.evaluate(collectLoad));
     loads.push(load);
     log.info(
@@ -713,6 +779,8 @@ async function main(): Promise<number> {
     if (run < RUNS) await context.close();
   }
   const last = loads.at(-1)!;
+  log.info(`the last open's timeline: ${last.timeline.map((e) => `${e.at} ${e.name}`).join(' · ')}`);
+  if (process.env.BENCH_OPEN_ONLY === '1') return 0;
   if (last.sceneSize !== eb.objects)
     log.warn(`the scene holds ${last.sceneSize} objects, ${eb.objects} were stored (the rest were not read)`);
 

@@ -8,6 +8,7 @@ import { isChunkLoadError, reloadForChunkError } from './app/chunkReload';
 import { splitLocale } from './app/routes';
 import { browserLocale, i18n, setLocale, storedLocale } from './i18n/i18n';
 import { sessionApi } from './features/session/sessionApi';
+import { preloadPageAt } from './app/pages';
 import './ui/styles.css';
 
 const root = document.getElementById('root');
@@ -24,6 +25,7 @@ window.addEventListener('unhandledrejection', (event) => {
 const store = makeStore();
 // the user is asked for at once, in parallel with the first locale and page chunk
 void store.dispatch(sessionApi.endpoints.getUser.initiate());
+preloadPageAt(window.location.pathname);
 
 /** The first paint is in the right language: a prefixed or remembered locale is loaded before it. */
 async function start() {

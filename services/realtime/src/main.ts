@@ -29,7 +29,8 @@ import type { AccessCheckReply, RequestActor } from '@wb/proto';
 import { OutboxSessionSink } from './commands/sessionEvents';
 import { warmUpDocEngine } from './doc/automerge';
 import { loadRealtimeEnv } from './env';
-import { createRealtimeMetrics } from './metrics';
+import { createRealtimeMetrics, createRenderMetrics } from './metrics';
+import { RenderWorker } from './doc/renderSnapshot';
 import { createChatMetrics } from './chatMetrics';
 import { createLessonMetrics } from './lessonMetrics';
 import { BoardsUsageSource, listenForPlanChanges } from './commands/collaborationMinutes';
@@ -83,6 +84,8 @@ async function main(): Promise<void> {
     nodeTtlMs: env.RT_NODE_TTL_MS,
   });
   const sessionEvents = new OutboxSessionSink(pool, env.RT_NODE_ID, log);
+  const renders = new RenderWorker(createRenderMetrics(metricsRegistry));
+  lifecycle.onShutdown('render worker', () => renders.close());
   const manager: RoomManager = new RoomManager({
     pool,
     store,
@@ -103,6 +106,7 @@ async function main(): Promise<void> {
       log,
       metrics: createMinutesMetrics(metricsRegistry),
     },
+    renders,
   });
 
   // SPEC T7: an owner's plan change re-asks boards for the minutes of their open rooms

@@ -103,3 +103,15 @@ export function createRealtimeMetrics(registry: Registry, state: { rooms(): numb
     },
   };
 }
+
+/** S9: render snapshots made in the worker thread (time from request to answer, queueing included) */
+export function createRenderMetrics(registry: Registry): (seconds: number, outcome: 'ok' | 'failed') => void {
+  const made = new Histogram({
+    name: 'realtime_render_snapshot_seconds',
+    help: 'Time to make one render snapshot of a catch-up document in the worker thread, by outcome',
+    labelNames: ['outcome'] as const,
+    buckets: [0.05, 0.1, 0.25, 0.5, 1, 2, 5],
+    registers: [registry],
+  });
+  return (seconds, outcome) => made.observe({ outcome }, seconds);
+}

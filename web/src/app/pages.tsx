@@ -6,14 +6,15 @@
 import { lazy, type ComponentType, type LazyExoticComponent } from 'react';
 import { Navigate } from 'react-router-dom';
 import type { PageProps } from './pageProps';
-import type { PageKey } from './routes';
+import { boardSocketUrl, openBoardSocketEarly } from '../features/board/realtime/transport';
+import { matchPattern, ROUTES, splitLocale, type PageKey } from './routes';
 import { withPrefix } from './routes';
 import { isChunkLoadError, reloadForChunkError } from './chunkReload';
 
-type Page = LazyExoticComponent<ComponentType<PageProps>>;
+type Page = LazyExoticComponent<ComponentType<PageProps>> & { preload?: () => void };
 
 export function lazyPage<M>(load: () => Promise<M>, pick: (m: M) => ComponentType<PageProps>): Page {
-  return lazy(() =>
+  const page: Page = lazy(() =>
     load().then(
       (m) => ({ default: pick(m) }),
       (err: unknown) => {
@@ -24,6 +25,9 @@ export function lazyPage<M>(load: () => Promise<M>, pick: (m: M) => ComponentTyp
       },
     ),
   );
+  // the chunk, without rendering: the browser loads a module once, so React's import reuses it
+  page.preload = () => void load().catch(() => undefined);
+  return page;
 }
 
 const auth = () => import('../features/auth/MessagePages');
@@ -114,3 +118,20 @@ export const PAGES: Record<PageKey, Page> = {
   placeholder: lazyPage(info, (m) => m.PlaceholderPage),
   notFound: lazyPage(info, (m) => m.NotFoundPage),
 };
+
+/**
+ * Start loading the chunk of the page at `pathname` now, in parallel with the session request,
+ * instead of once the session has resolved (which route renders can depend on the session; the
+ * chunk is the same). A board opened by link also opens its socket now.
+ */
+export function preloadPageAt(pathname: string): void {
+  const { rest } = splitLocale(pathname);
+  for (const route of ROUTES) {
+    const params = matchPattern(route.pattern, rest);
+    if (!params) continue;
+    PAGES[route.page].preload?.();
+    // S9: and the board's socket (the page adopts it)
+    if (route.page === 'board' && params.id) openBoardSocketEarly(boardSocketUrl(window.location, params.id));
+    return;
+  }
+}

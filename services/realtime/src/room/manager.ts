@@ -25,6 +25,7 @@ import { Room } from './room';
 import type { Clock, Peer } from './room';
 import { CollaborationMeter } from './collaboration';
 import type { MinutesOptions } from './collaboration';
+import type { RenderSnapshotMaker } from '../doc/renderSnapshot';
 import { FlushScheduler, realFlushTimers } from './flushScheduler';
 import type { FlushPolicy, FlushTimers } from './flushScheduler';
 
@@ -87,6 +88,8 @@ export interface ManagerOptions {
   lessonMetrics?: LessonMetrics;
   /** collaboration minutes (SPEC T4–T8): boards' counter, the outbox, the meter's timers */
   minutes?: MinutesOptions;
+  /** S9: render snapshots for fresh joiners (one worker thread per node); none without it */
+  renders?: RenderSnapshotMaker;
 }
 
 /** The board facts a room needs, from the access check of the join that opens it. */
@@ -269,6 +272,7 @@ export class RoomManager {
       lessonStore: this.lessonStore,
       lessonMetrics: this.opts.lessonMetrics,
       scheduler,
+      renders: this.opts.renders,
       events: {
         peerLeft: (peer) => {
           this.opts.sessions?.participantLeft(open, peer, this.opts.clock.now());

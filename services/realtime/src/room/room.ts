@@ -49,6 +49,7 @@ import type { LessonStore } from '../repositories/lesson';
 import type { PlanSource } from '@wb/platform';
 import type { RoomMetrics } from '../metrics';
 import type { FlushMode, RoomScheduler } from './flushScheduler';
+import type { RenderSnapshotMaker } from '../doc/renderSnapshot';
 
 export interface PeerSocket {
   send(frame: Uint8Array): void;
@@ -121,6 +122,8 @@ export interface RoomOptions {
    * Without one (unit tests) nothing leaves until someone calls tick()/flush()/flushPersist().
    */
   scheduler?: RoomScheduler;
+  /** S9: render snapshots of the catch-up DOC (a worker thread); without it no RENDER frames */
+  renders?: RenderSnapshotMaker;
 }
 
 const COLORS = [
@@ -208,7 +211,7 @@ export class Room {
   /** changes applied since the room opened (how far behind the catch-up document is) */
   private applied = 0;
   /** S6: a recent whole document for peers that join with none, shared by all of them */
-  private catchUp: { frame: Uint8Array; applied: number } | null = null;
+  private catchUp: { frame: Uint8Array; applied: number; render: Uint8Array | null } | null = null;
   private storedBytes: number;
   lastActivity: number;
   closed = false;
@@ -277,7 +280,7 @@ export class Room {
    * J2–J4: welcome + presence, then the server's first sync message; a `fresh` peer (no document
    * yet) first gets the catch-up document (S6).
    */
-  join(socket: PeerSocket, identity: PeerIdentity, opts: { fresh?: boolean } = {}): Peer {
+  join(socket: PeerSocket, identity: PeerIdentity, opts: { fresh?: boolean; render?: boolean } = {}): Peer {
     const role =
       identity.access === 'own'
         ? 'owner'
@@ -305,7 +308,11 @@ export class Room {
     socket.send(encodeJsonFrame(MSG.WELCOME, welcome));
     this.lesson.joined(peer);
     this.broadcastPresence(peer);
-    if (opts.fresh) socket.send(this.catchUpFrame());
+    if (opts.fresh) {
+      const catchUp = this.catchUpDoc();
+      if (opts.render && catchUp.render) socket.send(catchUp.render);
+      socket.send(catchUp.frame);
+    }
     this.sendSync(peer);
     this.opts.events?.peerJoined?.(peer);
     return peer;
@@ -316,12 +323,27 @@ export class Room {
    * computed for that peer alone (~0.6 s of this node's event loop for 20,000 strokes, per
    * joining student). One uncompressed save is shared by every fresh peer until it falls
    * CATCH_UP_MAX_BEHIND changes behind; the sync that follows sends only what it lacks.
+   * S9: each new one is also rendered to plain records in the worker, for the fresh peers that
+   * join after it is ready (the first joiner of a new catch-up goes without).
    */
-  private catchUpFrame(): Uint8Array {
+  private catchUpDoc(): { frame: Uint8Array; render: Uint8Array | null } {
     if (!this.catchUp || this.applied - this.catchUp.applied > CATCH_UP_MAX_BEHIND) {
-      this.catchUp = { frame: encodeBytesFrame(MSG.DOC, this.handle.saveNoCompress()), applied: this.applied };
+      const saved = this.handle.saveNoCompress();
+      const catchUp = {
+        frame: encodeBytesFrame(MSG.DOC, saved),
+        applied: this.applied,
+        render: null as Uint8Array | null,
+      };
+      this.catchUp = catchUp;
+      this.opts.renders?.render(saved).then(
+        (payload) => {
+          catchUp.render = encodeBytesFrame(MSG.RENDER, payload);
+          this.opts.log.debug({ boardId: this.boardId, bytes: payload.length }, 'render snapshot made');
+        },
+        (err: unknown) => this.opts.log.warn({ err, boardId: this.boardId }, 'render snapshot failed'),
+      );
     }
-    return this.catchUp.frame;
+    return this.catchUp;
   }
 
   leave(peer: Peer): void {

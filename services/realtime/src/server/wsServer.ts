@@ -242,7 +242,7 @@ export async function startWsServer(opts: WsServerOptions): Promise<RunningWsSer
           access: reply.access,
           readOnlyReason: reply.readOnlyReason,
         },
-        { fresh: hello.fresh === true },
+        { fresh: hello.fresh === true, render: hello.render === true },
       );
       peer = p;
       room = r;

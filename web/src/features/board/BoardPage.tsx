@@ -1,26 +1,34 @@
 /**
  * `boards/{id}`: the full-screen board (spec §2). Guests pick a display name first, once the
  * server said they may join (guestAccess.ts: unknown boards, owners without guest access and
- * restricted boards show their lock screen instead); then the Automerge wasm loads (this route's
- * chunk only) and the realtime client joins through the gateway. Close codes become the board
+ * restricted boards show their lock screen instead); then the realtime client joins through the
+ * gateway while the Automerge wasm loads (this route's chunk only). Close codes become the board
  * lock screens; viewers get a read-only banner and disabled tools. The drawing style starts from
  * the person's settings (guests: this device's copy).
  */
-import { useEffect, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { RT_LIMITS } from '@wb/proto';
+import { DEFAULT_LOCALE, RT_LIMITS } from '@wb/proto';
 import type { PageProps } from '../../app/pageProps';
 import { LocalLink } from '../../app/prefix';
+import { i18n, isLocale, loadNamespace } from '../../i18n/i18n';
 import { useNamespace } from '../../i18n/useNamespace';
 import { Loading } from '../../ui/EmptyState';
 import { useSession } from '../session/useSession';
 import { BoardSession, initialStyle } from './BoardSession';
 import { guestLock, useGetBoardQuery } from './guestAccess';
 import { LockScreen } from './LockScreen';
+import { BoardClient } from './realtime/boardClient';
 import { loadAutomerge } from './realtime/loadAutomerge';
+import { boardSocketUrl, WebSocketTransport } from './realtime/transport';
 import './board.css';
 
 const GUEST_NAME_KEY = 'wb.guestName';
+
+// the wasm and the page's strings load with this chunk, not after its first render (a failure
+// is retried, and shown, by the page)
+loadAutomerge().catch(() => undefined);
+loadNamespace('board', isLocale(i18n.language) ? i18n.language : DEFAULT_LOCALE).catch(() => undefined);
 
 function storedGuestName(): string {
   try {
@@ -35,40 +43,58 @@ export function BoardPage({ match, url }: PageProps) {
   const strings = useNamespace('board');
   const { session, user, settings, plan } = useSession();
   const [guestName, setGuestName] = useState<string | null>(null);
-  const [engine, setEngine] = useState<'loading' | 'ready' | 'failed'>('loading');
+  // the board mounts at once (its socket opens while the wasm loads); a failed load replaces it
+  const [engineFailed, setEngineFailed] = useState(false);
   const asGuest = session.status === 'guest';
   const guestCheck = useGetBoardQuery(boardId, { skip: !asGuest || guestName !== null });
+  // one realtime client per board and identity, joining as soon as the identity is known: the
+  // socket opens while the page's strings and the Automerge wasm still load (S9)
+  const userId = user?.id ?? (guestName !== null ? 0 : null);
+  const name = user ? user.name : guestName;
+  const client = useMemo(
+    () =>
+      userId === null || name === null
+        ? null
+        : new BoardClient({
+            transport: new WebSocketTransport(boardSocketUrl(window.location, boardId)),
+            userId,
+            name,
+            engine: loadAutomerge(),
+          }),
+    [boardId, userId, name],
+  );
+  useEffect(() => {
+    if (!client) return;
+    client.start();
+    return () => client.stop();
+  }, [client]);
 
   useEffect(() => {
     let live = true;
-    loadAutomerge().then(
-      () => live && setEngine('ready'),
-      (err: unknown) => {
-        console.error('board editor failed to load', err);
-        if (live) setEngine('failed');
-      },
-    );
+    loadAutomerge().catch((err: unknown) => {
+      console.error('board editor failed to load', err);
+      if (live) setEngineFailed(true);
+    });
     return () => {
       live = false;
     };
   }, []);
 
   if (!strings || session.status === 'loading') return <Loading />;
-  if (engine === 'failed') return <LoadFailed />;
+  if (engineFailed) return <LoadFailed />;
   if (!user && guestName === null) {
     if (guestCheck.isLoading || guestCheck.isUninitialized) return <Loading />;
     const lock = guestCheck.isError ? guestLock(guestCheck.error) : null;
     if (lock) return <LockScreen reason={lock} guest />;
     return <GuestJoin onJoin={setGuestName} loginGoto={url} boardTitle={guestCheck.data?.title} />;
   }
-  if (engine === 'loading') return <Loading />;
-  const name = user ? user.name : guestName!;
+  if (!client) return <Loading />;
   return (
     <BoardSession
       key={boardId}
       boardId={boardId}
-      userId={user?.id ?? 0}
-      name={name}
+      client={client}
+      name={name!}
       guest={!user}
       style={initialStyle(user ? settings : null)}
       settings={settings}

@@ -10,14 +10,13 @@ import { DEFAULT_SETTINGS, type BoardBackground, type Plan, type Settings, type 
 import { useAppDispatch } from '../../app/store';
 import { notify } from '../../ui/toastsSlice';
 import { useUpdateSettingsMutation } from '../session/sessionApi';
-import { BoardView, type BoardViewOptions } from './canvas/boardView';
+import { BoardView, type BoardTimings, type BoardViewOptions } from './canvas/boardView';
 import type { EditorApi, EditorOptions } from './canvas/editorApi';
 import type { ToolStyle } from './canvas/tools/types';
 import { useGetBoardQuery } from './guestAccess';
 import { LockScreen } from './LockScreen';
-import { BoardClient, type BoardSnapshot } from './realtime/boardClient';
+import type { BoardClient, BoardSnapshot } from './realtime/boardClient';
 import { getShape } from './realtime/boardDoc';
-import { boardSocketUrl, WebSocketTransport } from './realtime/transport';
 import { BoardFiles } from './files/BoardFiles';
 import { ChatPanel } from './chat/ChatPanel';
 import { CallButton } from './call/CallButton';
@@ -43,7 +42,8 @@ const CallPanel = lazy(() => import('./call/CallPanel'));
 
 export interface BoardSessionProps {
   boardId: string;
-  userId: number;
+  /** the realtime client, created and started by the page (it joins before this mounts) */
+  client: BoardClient;
   name: string;
   guest: boolean;
   /** the drawing style to start with (initialStyle: settings and this device's copy) */
@@ -64,8 +64,8 @@ export interface BoardTestHook {
   cursors(): { peerId: number; x: number; y: number }[];
   /** the editor once mounted (benchmarks drive its camera, scene and commands) */
   editor?: BoardView;
-  /** performance.now() of WELCOME, SYNCED and the first full paint after SYNCED */
-  timings(): { welcomeAt: number | null; syncedAt: number | null; paintedAt: number | null };
+  /** performance.now() of WELCOME, the render snapshot shown, SYNCED and the first full paint */
+  timings(): BoardTimings;
 }
 declare global {
   interface Window {
@@ -169,18 +169,9 @@ function createEditor(
   return new BoardView(host, client, init);
 }
 
-export function BoardSession({ boardId, userId, name, guest, style, settings, plan }: BoardSessionProps) {
+export function BoardSession({ boardId, client, name, guest, style, settings, plan }: BoardSessionProps) {
   const { t } = useTranslation('board');
   const dispatch = useAppDispatch();
-  const client = useMemo(
-    () =>
-      new BoardClient({
-        transport: new WebSocketTransport(boardSocketUrl(window.location, boardId)),
-        userId,
-        name,
-      }),
-    [boardId, userId, name],
-  );
   const snap = useSyncExternalStore(client.subscribe, client.getSnapshot);
   const board = useGetBoardQuery(boardId);
   const [editor, setEditor] = useState<EditorApi | null>(null);
@@ -203,7 +194,6 @@ export function BoardSession({ boardId, userId, name, guest, style, settings, pl
   latest.current = { t, settings, plan };
 
   useEffect(() => {
-    client.start();
     const offError = client.onError((e) => {
       if (e.code.startsWith('chat_')) return; // the chat panel shows its own errors
       dispatch(notify({ type: 'error', message: latest.current.t(`errors.${e.code}`) }));
@@ -222,12 +212,12 @@ export function BoardSession({ boardId, userId, name, guest, style, settings, pl
       remoteStrokes: () =>
         [...client.remote.strokes.values()].map((s) => ({ id: s.id, peerId: s.peerId, points: s.points.length / 2 })),
       cursors: () => [...client.remote.cursors].map(([peerId, c]) => ({ peerId, x: c.x, y: c.y })),
-      timings: () => window.__wbBoard?.editor?.timings ?? { welcomeAt: null, syncedAt: null, paintedAt: null },
+      timings: () =>
+        window.__wbBoard?.editor?.timings ?? { welcomeAt: null, renderedAt: null, syncedAt: null, paintedAt: null },
     };
     return () => {
       offError();
       document.removeEventListener('visibilitychange', onVisibility);
-      client.stop();
       delete window.__wbBoard;
     };
   }, [client, dispatch]);

@@ -9,7 +9,7 @@
  * attached (bindings.ts) and one undo step holding the touched shapes before and after.
  */
 import { RT_LIMITS } from '@wb/proto';
-import type { GraphShape, ShapeRecord } from '@wb/proto';
+import type { GraphShape, RenderRecord, ShapeRecord } from '@wb/proto';
 import { panRange, parseGraphSpec, plotFraction, serializeGraphSpec, zoomRange } from '../graph/graphSpec';
 import type { BoardClient } from '../realtime/boardClient';
 import { getShape, newShapeId, putShape, readShape, type BoardDoc } from '../realtime/boardDoc';
@@ -51,6 +51,18 @@ import { ConnectorTool } from './tools/connector';
 import { createTools } from './tools/index';
 import { SelectTool } from './tools/select';
 import type { Tool, ToolHost, ToolId, ToolPointer, ToolStyle } from './tools/types';
+
+/**
+ * performance.now() of WELCOME, of the render snapshot shown (S9: a fresh join's board before its
+ * document has loaded), of SYNCED, and of the first full paint with the whole board in the scene
+ * (after the render snapshot or SYNCED, whichever came first); benchmarks read them
+ */
+export interface BoardTimings {
+  welcomeAt: number | null;
+  renderedAt: number | null;
+  syncedAt: number | null;
+  paintedAt: number | null;
+}
 
 export interface BoardViewOptions {
   style: ToolStyle;
@@ -125,12 +137,7 @@ export class BoardView implements ToolHost, EditorApi {
   private plotDrag: { shape: GraphShape; from: Point; spec: string | null } | null = null;
   /** wheel zooming of that plot: committed once the wheel rests */
   private plotWheelTimer = 0;
-  /** performance.now() of WELCOME, SYNCED and the first full paint after SYNCED (benchmarks) */
-  readonly timings: { welcomeAt: number | null; syncedAt: number | null; paintedAt: number | null } = {
-    welcomeAt: null,
-    syncedAt: null,
-    paintedAt: null,
-  };
+  readonly timings: BoardTimings = { welcomeAt: null, renderedAt: null, syncedAt: null, paintedAt: null };
 
   constructor(
     private readonly root: HTMLElement,
@@ -184,6 +191,8 @@ export class BoardView implements ToolHost, EditorApi {
     this.state = this.computeState();
 
     this.scene.apply(client.doc, { all: true });
+    this.timings.welcomeAt = client.welcomeAt;
+    if (client.preview) this.showPreview(client.preview); // it arrived before this view
     this.updateAttributes();
     this.disposers.push(
       client.onDoc((u) => {
@@ -195,6 +204,7 @@ export class BoardView implements ToolHost, EditorApi {
         this.updateAttributes();
         this.markState();
       }),
+      client.onRender((records) => this.showPreview(records)),
       client.onEphemeral(() => {
         this.syncRemoteLasers();
         this.instrumentsLayer.syncRemote(this.client.remote.instruments);
@@ -204,7 +214,7 @@ export class BoardView implements ToolHost, EditorApi {
       }),
       client.subscribe(() => {
         const snap = client.getSnapshot();
-        if (snap.welcome && this.timings.welcomeAt === null) this.timings.welcomeAt = performance.now();
+        if (snap.welcome && this.timings.welcomeAt === null) this.timings.welcomeAt = client.welcomeAt;
         if (snap.ready && this.timings.syncedAt === null) {
           this.timings.syncedAt = performance.now();
           this.renderer.invalidate();
@@ -213,8 +223,11 @@ export class BoardView implements ToolHost, EditorApi {
         this.markState();
       }),
       this.renderer.onPainted((full) => {
-        if (full && this.timings.syncedAt !== null && this.timings.paintedAt === null)
+        if (full && (this.timings.syncedAt ?? this.timings.renderedAt) !== null && this.timings.paintedAt === null) {
           this.timings.paintedAt = performance.now();
+          // after this frame is presented, the document behind the preview may block the thread
+          if (this.timings.syncedAt === null) setTimeout(() => this.client.previewShown(), 0);
+        }
       }),
     );
 
@@ -326,6 +339,20 @@ export class BoardView implements ToolHost, EditorApi {
   zoom(): number {
     return this.renderer.camera.zoom;
   }
+  /** S9: the board as the DOC on its way has it, drawn until that document has loaded */
+  private showPreview(records: readonly RenderRecord[]): void {
+    const shapes: ShapeRecord[] = [];
+    for (const r of records) {
+      const shape = readShape(r.id, r);
+      if (shape) shapes.push(shape);
+    }
+    this.scene.load(shapes);
+    performance.mark('wb:preview-built');
+    this.timings.renderedAt = performance.now();
+    this.renderer.invalidate();
+    this.updateAttributes();
+  }
+
   canEdit(): boolean {
     return this.client.canEdit();
   }

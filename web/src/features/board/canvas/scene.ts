@@ -97,23 +97,8 @@ export class Scene {
   /** apply a document update (all, or the touched ids) */
   apply(doc: BoardDoc, update: DocUpdate): void {
     if (update.all) {
-      this.items.clear();
-      this.entries.clear();
-      this.connectors.clear();
-      this.tree.clear();
-      const entries: Entry[] = [];
-      for (const shape of allShapes(doc).values()) {
-        const it = makeItem(shape);
-        this.items.set(shape.id, it);
-        const e = entryOf(it);
-        this.entries.set(shape.id, e);
-        entries.push(e);
-        this.bind(shape, true);
-      }
-      this.tree.load(entries);
-      this.ordered = sortByZ(this.items.values());
-      this.ranksDirty = true;
-      this.changes = 'all';
+      this.load(allShapes(doc).values());
+      return;
     } else {
       const ids = [...update.ids];
       const splice = ids.length <= SPLICE_LIMIT;
@@ -141,6 +126,32 @@ export class Scene {
       if (!splice) this.ordered = sortByZ(this.items.values());
       this.ranksDirty = true;
     }
+    this.cachedBounds = undefined;
+    this.version++;
+  }
+
+  /**
+   * Replace everything with these shapes: a whole document, or a render snapshot's records before
+   * the document has loaded (S9).
+   */
+  load(shapes: Iterable<ShapeRecord>): void {
+    this.items.clear();
+    this.entries.clear();
+    this.connectors.clear();
+    this.tree.clear();
+    const entries: Entry[] = [];
+    for (const shape of shapes) {
+      const it = makeItem(shape);
+      this.items.set(shape.id, it);
+      const e = entryOf(it);
+      this.entries.set(shape.id, e);
+      entries.push(e);
+      this.bind(shape, true);
+    }
+    this.tree.load(entries);
+    this.ordered = sortByZ(this.items.values());
+    this.ranksDirty = true;
+    this.changes = 'all';
     this.cachedBounds = undefined;
     this.version++;
   }

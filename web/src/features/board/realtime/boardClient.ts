@@ -10,6 +10,7 @@ import * as A from '@automerge/automerge/slim';
 import {
   decodeEphemeralBatch,
   decodeList,
+  decodeRenderSnapshot,
   encodeBytesFrame,
   encodeEphemeral,
   encodeJsonFrame,
@@ -20,7 +21,7 @@ import {
   RT_LIMITS,
   splitFrame,
 } from '@wb/proto';
-import type { BoardInfo, EphemeralKind, PresenceEntry, RtError, Welcome } from '@wb/proto';
+import type { BoardInfo, EphemeralKind, PresenceEntry, RenderRecord, RtError, Welcome } from '@wb/proto';
 import { getShape, isReady, touchedShapeIds, type BoardDoc } from './boardDoc';
 import { EphemeralOutbox, RemoteEphemeral } from './ephemeral';
 import { decodeBoardInfo, decodePresence, decodeRtError, decodeSaved, decodeWelcome } from './messages';
@@ -125,13 +126,35 @@ export interface BoardClientOptions {
   name?: string;
   timers?: Timers;
   random?: () => number;
+  /**
+   * resolves once the Automerge wasm is instantiated (loadAutomerge). Without it the engine is
+   * assumed ready. Until then the socket is already open: WELCOME and a render snapshot (S9) are
+   * shown, and the frames that need the document wait.
+   */
+  engine?: Promise<unknown>;
 }
+
+/** S9: how long the DOC waits for a view to paint its render snapshot (none may be mounted yet) */
+const PREVIEW_HOLD_MS = 2000;
+
+/** frames that need the Automerge engine (and the ones after them wait with them, in order) */
+const NEEDS_ENGINE = new Set<number>([MSG.DOC, MSG.SYNC_S, MSG.CHANGES_S, MSG.SYNCED]);
 
 type Listener<T> = (value: T) => void;
 
 export class BoardClient {
-  doc: A.Doc<BoardDoc> = A.init<BoardDoc>();
-  private syncState = A.initSyncState();
+  /** an empty plain object until the engine is ready (it reads as a document with no shapes) */
+  doc: A.Doc<BoardDoc> = {} as A.Doc<BoardDoc>;
+  private syncState: A.SyncState | null = null;
+  private engineReady: boolean;
+  /** frames received and not yet handled: waiting for the engine or for a render's paint */
+  private inbox: Uint8Array[] = [];
+  private holdForPaint = false;
+  private previewTimer: unknown = null;
+  /** performance.now() of the first WELCOME (benchmarks) */
+  welcomeAt: number | null = null;
+  /** S9: the render snapshot's records until the document they preview is ready, else null */
+  preview: readonly RenderRecord[] | null = null;
   private conn: Connection | null = null;
   /** bumped per connection: events of an old connection are ignored */
   private generation = 0;
@@ -167,11 +190,28 @@ export class BoardClient {
   private readonly errorListeners = new Set<Listener<RtError>>();
   private readonly ephemeralListeners = new Set<Listener<void>>();
   private readonly frameListeners = new Set<Listener<{ type: number; payload: Uint8Array }>>();
+  private readonly renderListeners = new Set<Listener<readonly RenderRecord[]>>();
 
   constructor(private readonly opts: BoardClientOptions) {
     this.timers = opts.timers ?? browserTimers;
     this.random = opts.random ?? Math.random;
     this.outbox = new EphemeralOutbox((kind, bytes) => this.sendEphemeral(kind, bytes), this.timers);
+    this.engineReady = !opts.engine;
+    if (this.engineReady) this.startEngine();
+    else
+      opts.engine!.then(
+        () => {
+          this.startEngine();
+          this.drain();
+        },
+        () => undefined, // the page shows that the editor failed to load
+      );
+  }
+
+  private startEngine(): void {
+    this.engineReady = true;
+    this.doc = A.init<BoardDoc>();
+    this.syncState = A.initSyncState();
   }
 
   get userId(): number {
@@ -210,6 +250,14 @@ export class BoardClient {
     if (!this.conn || !this.snapshot.welcome) return false;
     this.conn.send(frame);
     return true;
+  }
+  /**
+   * S9: the shapes of the DOC that is on its way, to paint before that document is loaded (a
+   * fresh join only). The document's own update ({all: true}) replaces them once it is.
+   */
+  onRender(fn: Listener<readonly RenderRecord[]>): () => void {
+    this.renderListeners.add(fn);
+    return () => this.renderListeners.delete(fn);
   }
   onEphemeral(fn: Listener<void>): () => void {
     this.ephemeralListeners.add(fn);
@@ -272,28 +320,27 @@ export class BoardClient {
     this.reconnectTimer = null;
     const gen = ++this.generation;
     this.inSync = false;
-    this.syncState = A.initSyncState();
+    this.inbox = [];
+    this.releaseHold();
+    if (this.engineReady) this.syncState = A.initSyncState();
     this.update({ status: this.everLive ? 'reconnecting' : 'connecting' });
     this.conn = this.opts.transport.connect({
       onOpen: () => {
         if (gen !== this.generation) return;
+        // S6: with no document yet, a recent whole one first (shared with every other joiner),
+        // and S9: its shapes as plain records before it, to paint while it loads
+        const fresh = !this.engineReady || A.getHeads(this.doc).length === 0;
         const hello = {
           protocol: REALTIME_PROTOCOL_VERSION,
           ...(this.opts.name ? { name: this.opts.name } : {}),
-          // S6: with no document yet, a recent whole one first (shared with every other joiner)
-          ...(A.getHeads(this.doc).length === 0 ? { fresh: true } : {}),
+          ...(fresh ? { fresh: true, render: true } : {}),
         };
         this.conn?.send(encodeJsonFrame(MSG.HELLO, hello));
       },
       onFrame: (frame) => {
         if (gen !== this.generation) return;
-        try {
-          this.receive(frame);
-        } catch (err) {
-          // a frame this client cannot read: start over on a fresh connection
-          console.error('realtime frame failed', err);
-          this.dropConnection(RT_CLOSE.INTERNAL);
-        }
+        this.inbox.push(frame);
+        this.drain();
       },
       onClose: (code) => {
         if (gen !== this.generation) return;
@@ -301,6 +348,36 @@ export class BoardClient {
         this.handleClose(code);
       },
     });
+  }
+
+  /** S9: a view has painted the render snapshot: the document behind it may load now */
+  previewShown(): void {
+    if (!this.holdForPaint) return;
+    this.releaseHold();
+    this.drain();
+  }
+
+  private releaseHold(): void {
+    this.holdForPaint = false;
+    if (this.previewTimer !== null) this.timers.clearTimeout(this.previewTimer);
+    this.previewTimer = null;
+  }
+
+  /** handle the frames received, in order, until one must wait (engine, a render's paint) */
+  private drain(): void {
+    while (this.inbox.length && !this.holdForPaint) {
+      const frame = this.inbox[0]!;
+      if (!this.engineReady && NEEDS_ENGINE.has(frame[0]!)) return;
+      this.inbox.shift();
+      try {
+        this.receive(frame);
+      } catch (err) {
+        // a frame this client cannot read: start over on a fresh connection
+        console.error('realtime frame failed', err);
+        this.dropConnection(RT_CLOSE.INTERNAL);
+        return;
+      }
+    }
   }
 
   private dropConnection(code: number): void {
@@ -336,6 +413,8 @@ export class BoardClient {
     const { type, payload } = splitFrame(frame);
     switch (type) {
       case MSG.WELCOME: {
+        this.welcomeAt ??= performance.now();
+        performance.mark('wb:welcome');
         const welcome = decodeWelcome(payload);
         const { title, background, deleteOwnOnly } = welcome;
         this.update({
@@ -352,23 +431,45 @@ export class BoardClient {
         if (!sameBoard(this.snapshot.board, board)) this.update({ board });
         return;
       }
+      case MSG.RENDER: {
+        if (isReady(this.doc)) return; // the document is here already: nothing to preview
+        let records: readonly RenderRecord[];
+        try {
+          records = decodeRenderSnapshot(payload);
+        } catch (err) {
+          console.warn('render snapshot ignored', err); // only a preview: the DOC follows
+          return;
+        }
+        performance.mark('wb:render');
+        this.preview = records;
+        for (const fn of this.renderListeners) fn(records);
+        // loading the DOC behind it blocks this thread (~1.5 s for 20,000 objects): it waits until
+        // a view has painted the records (previewShown), or PREVIEW_HOLD_MS without one
+        this.holdForPaint = true;
+        this.previewTimer = this.timers.setTimeout(() => this.previewShown(), PREVIEW_HOLD_MS);
+        return;
+      }
       case MSG.DOC: {
         // S6: only sent before the first SYNC of a connection that said it had nothing
         const before = A.getHeads(this.doc);
         const wasReady = isReady(this.doc);
+        performance.mark('wb:doc');
         this.doc = A.load<BoardDoc>(payload.slice());
+        performance.mark('wb:doc-loaded');
         this.afterRemote(before, wasReady);
+        performance.mark('wb:doc-applied');
         return;
       }
       case MSG.SYNC_S: {
         const before = A.getHeads(this.doc);
         const wasReady = isReady(this.doc);
-        [this.doc, this.syncState] = A.receiveSyncMessage(this.doc, this.syncState, payload.slice());
+        [this.doc, this.syncState] = A.receiveSyncMessage(this.doc, this.syncState!, payload.slice());
         this.afterRemote(before, wasReady);
         this.pushSync();
         return;
       }
       case MSG.SYNCED:
+        performance.mark('wb:synced');
         this.onSynced();
         return;
       case MSG.CHANGES_S: {
@@ -435,6 +536,7 @@ export class BoardClient {
 
   private afterRemote(before: A.Heads, wasReady: boolean): void {
     const ready = isReady(this.doc);
+    if (ready) this.preview = null;
     if (ready && !wasReady) this.docChanged({ all: true });
     else if (ready) {
       const after = A.getHeads(this.doc);
@@ -479,7 +581,8 @@ export class BoardClient {
 
   private pushSync(): void {
     if (!this.conn) return;
-    const [state, msg] = A.generateSyncMessage(this.doc, this.syncState);
+    if (!this.engineReady) return; // the first SYNC it answers is sent once the engine is ready
+    const [state, msg] = A.generateSyncMessage(this.doc, this.syncState!);
     this.syncState = state;
     if (msg) this.conn.send(encodeBytesFrame(MSG.SYNC, msg));
   }

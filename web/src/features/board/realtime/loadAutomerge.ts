@@ -11,9 +11,14 @@ let loading: Promise<void> | null = null;
 
 export function loadAutomerge(): Promise<void> {
   if (isWasmInitialized()) return Promise.resolve();
-  loading ??= initializeWasm(wasmUrl).catch((err: unknown) => {
-    loading = null;
-    throw err;
-  });
+  if (!loading) {
+    performance.mark('wb:wasm-request');
+    loading = initializeWasm(wasmUrl)
+      .then(() => void performance.mark('wb:wasm-ready'))
+      .catch((err: unknown) => {
+        loading = null;
+        throw err;
+      });
+  }
   return loading;
 }

@@ -28,14 +28,46 @@ export function boardSocketUrl(location: Pick<Location, 'protocol' | 'host'>, bo
   return `${scheme}//${location.host}${REALTIME_PATH_PREFIX}${encodeURIComponent(boardId)}`;
 }
 
+/**
+ * S9: a board opened by link opens its socket at boot (main.tsx), while the session, the page's
+ * chunk and the wasm load; the page's first connection to that board adopts it. The node sends
+ * nothing before HELLO, so nothing is missed; a socket that closed meanwhile (a guest still
+ * picking a name: 4408 after 10 s) is replaced by a new one.
+ */
+let early: { url: string; ws: WebSocket } | null = null;
+
+export function openBoardSocketEarly(url: string): void {
+  early = { url, ws: newSocket(url) };
+}
+
+function newSocket(url: string): WebSocket {
+  performance.mark('wb:socket-connect');
+  const ws = new WebSocket(url);
+  ws.binaryType = 'arraybuffer';
+  return ws;
+}
+
+function takeEarly(url: string): WebSocket | null {
+  const e = early;
+  early = null;
+  if (!e) return null;
+  if (e.url === url && (e.ws.readyState === WebSocket.CONNECTING || e.ws.readyState === WebSocket.OPEN)) return e.ws;
+  e.ws.close();
+  return null;
+}
+
 export class WebSocketTransport implements Transport {
   constructor(private readonly url: string) {}
 
   connect(handlers: TransportHandlers): Connection {
-    const ws = new WebSocket(this.url);
-    ws.binaryType = 'arraybuffer';
+    const ws = takeEarly(this.url) ?? newSocket(this.url);
     let closed = false;
-    ws.onopen = () => handlers.onOpen();
+    const opened = () => {
+      performance.mark('wb:socket-open');
+      handlers.onOpen();
+    };
+    if (ws.readyState === WebSocket.OPEN) queueMicrotask(() => !closed && opened());
+    else ws.onopen = opened;
     ws.onmessage = (e: MessageEvent<unknown>) => {
       // the server sends binary frames only
       if (e.data instanceof ArrayBuffer) handlers.onFrame(new Uint8Array(e.data));

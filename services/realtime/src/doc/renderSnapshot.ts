@@ -1,0 +1,103 @@
+/**
+ * S9 render snapshots: the shapes of a saved document as plain records (proto's
+ * encodeRenderSnapshot), so a fresh browser paints the board while its own Automerge is still
+ * loading the same DOC (~1.5 s of its main thread on a 20,000-object board).
+ *
+ * Producing one materialises the document, which the node's event loop must never do
+ * (architecture brief fact 2): it runs in a worker thread (renderWorker.ts), once per catch-up
+ * DOC (S6), never per edit.
+ */
+import { Worker } from 'node:worker_threads';
+import { join } from 'node:path';
+import { encodeRenderSnapshot, type RenderRecord } from '@wb/proto';
+import { A } from './automerge';
+
+type StoredDoc = { shapes?: Record<string, Record<string, Record<string, unknown>>> };
+
+/** The records of a saved board document (atomic strings as strings, the id added). */
+export function renderSnapshotOf(docBytes: Uint8Array): Uint8Array {
+  const doc = A.load<StoredDoc>(docBytes);
+  const records: RenderRecord[] = [];
+  for (const bucket of Object.values(doc.shapes ?? {})) {
+    for (const id of Object.keys(bucket)) {
+      const raw = bucket[id]!;
+      const out: RenderRecord = { id };
+      for (const k of Object.keys(raw)) {
+        const v = raw[k];
+        out[k] = A.isImmutableString(v) ? v.val : v;
+      }
+      records.push(out);
+    }
+  }
+  return encodeRenderSnapshot(records);
+}
+
+export interface RenderSnapshotMaker {
+  /** the render snapshot of a saved document; rejects when it cannot be made */
+  render(docBytes: Uint8Array): Promise<Uint8Array>;
+  close(): Promise<void>;
+}
+
+/**
+ * One worker thread per node, one document at a time (a render costs a whole materialisation:
+ * ~0.5 s for 20,000 objects; queueing keeps it to one core). Started on first use.
+ */
+export class RenderWorker implements RenderSnapshotMaker {
+  private worker: Worker | null = null;
+  private nextId = 1;
+  private readonly waiting = new Map<number, { resolve: (b: Uint8Array) => void; reject: (e: Error) => void }>();
+
+  constructor(
+    private readonly observe: (seconds: number, outcome: 'ok' | 'failed') => void = () => undefined,
+    private readonly file = join(__dirname, 'renderWorker.js'),
+  ) {}
+
+  render(docBytes: Uint8Array): Promise<Uint8Array> {
+    const worker = this.start();
+    const id = this.nextId++;
+    const started = performance.now();
+    const done = (outcome: 'ok' | 'failed') => this.observe((performance.now() - started) / 1000, outcome);
+    return new Promise((resolve, reject) => {
+      this.waiting.set(id, {
+        resolve: (b) => {
+          done('ok');
+          resolve(b);
+        },
+        reject: (e) => {
+          done('failed');
+          reject(e);
+        },
+      });
+      // a copy: the caller keeps its bytes (the DOC frame shares them)
+      worker.postMessage({ id, doc: docBytes });
+    });
+  }
+
+  private start(): Worker {
+    if (this.worker) return this.worker;
+    const worker = new Worker(this.file);
+    worker.unref(); // never keeps the process alive on its own
+    worker.on('message', (m: { id: number; out?: Uint8Array; error?: string }) => {
+      const w = this.waiting.get(m.id);
+      if (!w) return;
+      this.waiting.delete(m.id);
+      if (m.out) w.resolve(m.out);
+      else w.reject(new Error(m.error ?? 'render failed'));
+    });
+    const fail = (err: Error) => {
+      if (this.worker === worker) this.worker = null;
+      for (const w of this.waiting.values()) w.reject(err);
+      this.waiting.clear();
+    };
+    worker.on('error', fail);
+    worker.on('exit', (code) => fail(new Error(`render worker exited with ${code}`)));
+    this.worker = worker;
+    return worker;
+  }
+
+  async close(): Promise<void> {
+    const w = this.worker;
+    this.worker = null;
+    if (w) await w.terminate();
+  }
+}

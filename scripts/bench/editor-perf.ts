@@ -121,6 +121,7 @@ interface PageEditor {
 }
 interface PageTimings {
   welcomeAt?: number | null;
+  renderedAt?: number | null;
   syncedAt?: number | null;
   paintedAt?: number | null;
   [k: string]: unknown;
@@ -773,7 +774,8 @@ async function main(): Promise<number> {
     loads.push(load);
     log.info(
       `open ${run}/${RUNS} (cold cache): WELCOME ${ms(load.welcomeMs)}, SYNCED ${ms(load.syncedMs)}, ` +
-        `all painted ${ms(load.paintedMs)}; ${load.sceneSize} objects in the scene; ` +
+        `all painted ${ms(load.paintedMs)} (${load.timings.renderedAt == null ? 'from the document' : 'from the render snapshot'}); ` +
+        `${load.sceneSize} objects in the scene; ` +
         `Automerge until SYNCED ${load.automergeUntilSyncedMs ?? '?'} ms`,
     );
     if (run < RUNS) await context.close();

@@ -13,6 +13,7 @@ import { A } from '../doc/automerge';
 import { Room } from './room';
 import type { PeerIdentity } from './room';
 import { FakeClock, FakeSocket, freshBoardHandle, MemoryJournal, silentLogger } from '../testing/fakes';
+import { renderSnapshotOf, type RenderSnapshotMaker } from '../doc/renderSnapshot';
 import { addShape, deleteShape, penStroke, TestClient } from '../testing/client';
 
 /** a sticky note record as the web writes it (its text is collaborative) */
@@ -35,7 +36,9 @@ const editor = (userId: number): PeerIdentity => ({
   readOnlyReason: null,
 });
 
-function setup(opts: { deleteOwnOnly?: boolean; title?: string; background?: BoardBackground } = {}) {
+function setup(
+  opts: { deleteOwnOnly?: boolean; title?: string; background?: BoardBackground; renders?: RenderSnapshotMaker } = {},
+) {
   const journal = new MemoryJournal();
   const clock = new FakeClock();
   const room = new Room({
@@ -48,6 +51,7 @@ function setup(opts: { deleteOwnOnly?: boolean; title?: string; background?: Boa
     journal,
     clock,
     log: silentLogger(),
+    renders: opts.renders,
   });
   /** connect a TestClient through a fake socket; frames are delivered synchronously */
   const connect = (client: TestClient, identity: PeerIdentity, observe?: (frame: Uint8Array) => void) => {
@@ -64,8 +68,8 @@ function setup(opts: { deleteOwnOnly?: boolean; title?: string; background?: Boa
       else room.receive(ref.peer, f);
     });
     const hello = splitFrame(queue.find((f) => splitFrame(f).type === MSG.HELLO)!).payload;
-    const { fresh } = JSON.parse(Buffer.from(hello).toString()) as { fresh?: boolean };
-    const peer = room.join(socket, identity, { fresh: fresh === true });
+    const { fresh, render } = JSON.parse(Buffer.from(hello).toString()) as { fresh?: boolean; render?: boolean };
+    const peer = room.join(socket, identity, { fresh: fresh === true, render: render === true });
     ref.peer = peer;
     for (const f of queue.splice(0)) if (splitFrame(f).type !== MSG.HELLO) room.receive(peer, f);
     return { socket, peer };
@@ -346,6 +350,49 @@ describe('Room', () => {
     expect(c.pending.size).toBe(0);
     expect(journal.entries).toHaveLength(22);
     expect(room.handle.getHeads()).toEqual(c.heads());
+  });
+
+  it('S9: a fresh peer that asks for it gets the catch-up DOC rendered to records (once made) before the DOC', async () => {
+    const rendered: Uint8Array[] = [];
+    const { connect, settle } = setup({
+      renders: {
+        render: (doc) => {
+          rendered.push(doc);
+          return Promise.resolve(renderSnapshotOf(doc));
+        },
+        close: () => Promise.resolve(),
+      },
+    });
+    const a = new TestClient(1);
+    connect(a, editor(1));
+    await settle();
+    // more changes than a catch-up may lag (200): the next fresh peer starts a new one
+    for (let i = 0; i < 210; i++) a.edit((d) => addShape(d, `s${i}`, penStroke(`s${i}`, 1, [i, i, i + 1, i + 1])));
+    await settle();
+    rendered.length = 0;
+
+    const types = (client: TestClient, render: boolean) => {
+      const seen: number[] = [];
+      client.wantsRender = render;
+      connect(client, editor(client.userId), (f) => seen.push(splitFrame(f).type));
+      return { seen, records: client.renders };
+    };
+    // the first fresh peer of a catch-up goes without: its render is still being made
+    const b = types(new TestClient(2), true);
+    expect(b.seen).toContain(MSG.DOC);
+    expect(b.seen).not.toContain(MSG.RENDER);
+    await settle();
+    expect(rendered).toHaveLength(1);
+    const c = types(new TestClient(3), true);
+    expect(c.seen.indexOf(MSG.RENDER)).toBeGreaterThan(-1);
+    expect(c.seen.indexOf(MSG.RENDER)).toBeLessThan(c.seen.indexOf(MSG.DOC));
+    expect(c.records[0]!.map((r) => r.id).sort()).toEqual(a.shapeIds().sort());
+    expect(c.records[0]).toHaveLength(210);
+    expect(c.records[0]!.find((r) => r.id === 's2')).toMatchObject({ kind: 'pen', creator: 1, z: expect.any(String) });
+    // a peer that did not ask (an older client) gets none; nothing was rendered twice
+    const d = types(new TestClient(4), false);
+    expect(d.seen).not.toContain(MSG.RENDER);
+    expect(rendered).toHaveLength(1);
   });
 
   it('S6: fresh clients get one shared catch-up document, then sync only what it lacks', async () => {

@@ -11,6 +11,7 @@ import {
   decodeEphemeralBatch,
   decodeJson,
   decodeList,
+  decodeRenderSnapshot,
   encodeBytesFrame,
   encodeEphemeral,
   encodeJsonFrame,
@@ -23,7 +24,7 @@ import {
   splitFrame,
   welcomeSchema,
 } from '@wb/proto';
-import type { BoardInfo, EphemeralItem, EphemeralKind, PresenceEntry, RtError, Welcome } from '@wb/proto';
+import type { BoardInfo, EphemeralItem, EphemeralKind, PresenceEntry, RenderRecord, RtError, Welcome } from '@wb/proto';
 import { A } from '../doc/automerge';
 import type { Doc } from '../doc/automerge';
 
@@ -54,6 +55,11 @@ export class TestClient {
     readonly name?: string,
   ) {}
 
+  /** S9: ask for the render snapshot with the catch-up document (the browser does) */
+  wantsRender = false;
+  /** S9: render snapshots received */
+  renders: RenderRecord[][] = [];
+
   /**
    * A new connection: say hello; the server answers with welcome + sync. A client without a
    * document asks for the catch-up document first (S6) unless `fresh` is false.
@@ -67,7 +73,7 @@ export class TestClient {
       encodeJsonFrame(MSG.HELLO, {
         protocol,
         ...(this.name ? { name: this.name } : {}),
-        ...(fresh && empty ? { fresh: true } : {}),
+        ...(fresh && empty ? { fresh: true, ...(this.wantsRender ? { render: true } : {}) } : {}),
       }),
     );
   }
@@ -130,6 +136,9 @@ export class TestClient {
       case MSG.LESSON_STATE:
       case MSG.LESSON_GATHER_S:
         return; // lesson (SPEC LS1): every joiner gets LESSON_STATE; LessonTestClient reads them
+      case MSG.RENDER:
+        this.renders.push(decodeRenderSnapshot(payload)); // S9: the DOC that follows, as records
+        return;
       default:
         throw new Error(`unknown server message ${type}`);
     }

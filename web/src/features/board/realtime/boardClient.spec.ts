@@ -153,6 +153,78 @@ describe('catch-up document (S6)', () => {
   });
 });
 
+describe('render snapshot while the engine loads (S9)', () => {
+  async function boardWith20(server: MemoryServer) {
+    const other = joined(server, 8).client;
+    await settle();
+    for (let i = 0; i < 20; i++) other.change((d) => putShape(d, pen(`s${i}`, 8)));
+    await settle();
+  }
+
+  it('joins before the wasm is ready: WELCOME and the records first, the DOC once the engine is ready and a view painted them', async () => {
+    const server = new MemoryServer();
+    await boardWith20(server);
+    server.renders = true;
+    let engineReady!: () => void;
+    const engine = new Promise<void>((r) => (engineReady = r));
+    const timers = new FakeTimers();
+    const client = new BoardClient({ transport: server.transport(7), userId: 7, timers, random: () => 0.5, engine });
+    const previews: number[] = [];
+    client.onRender((records) => previews.push(records.length));
+    client.start();
+    await settle();
+    expect(server.hellos.at(-1)).toMatchObject({ fresh: true, render: true });
+    expect(client.getSnapshot()).toMatchObject({ status: 'syncing', ready: false });
+    expect(client.getSnapshot().welcome).not.toBeNull();
+    expect(previews).toEqual([20]);
+    expect(client.preview?.find((r) => r.id === 's3')).toMatchObject({ kind: 'pen', creator: 8 });
+    expect(client.canEdit()).toBe(false); // a picture of the board, not the board
+
+    engineReady();
+    await settle();
+    expect(client.getSnapshot().ready).toBe(false); // the DOC waits until the records were painted
+    client.previewShown();
+    await settle();
+    expect(client.getSnapshot()).toMatchObject({ status: 'live', ready: true });
+    expect(getShape(client.doc, 's19')).not.toBeNull();
+    expect(client.preview).toBeNull();
+    expect(client.canEdit()).toBe(true);
+  });
+
+  it('with no view to paint them, the DOC loads 2 s after the records', async () => {
+    const server = new MemoryServer();
+    await boardWith20(server);
+    server.renders = true;
+    const timers = new FakeTimers();
+    const client = new BoardClient({ transport: server.transport(7), userId: 7, timers, random: () => 0.5 });
+    client.start();
+    await settle();
+    expect(client.preview).toHaveLength(20);
+    expect(client.getSnapshot().ready).toBe(false);
+    timers.advance(2000);
+    await settle();
+    expect(client.getSnapshot()).toMatchObject({ status: 'live', ready: true });
+  });
+
+  it('a reconnect with the document loaded asks for neither the DOC nor its records', async () => {
+    const server = new MemoryServer();
+    await boardWith20(server);
+    server.renders = true;
+    const timers = new FakeTimers();
+    const client = new BoardClient({ transport: server.transport(7), userId: 7, timers, random: () => 0.5 });
+    client.start();
+    await settle();
+    client.previewShown();
+    await settle();
+    server.closeAll(RT_CLOSE.ROOM_MOVED);
+    await settle();
+    timers.advance(100);
+    await settle();
+    expect(client.getSnapshot().status).toBe('live');
+    expect(server.hellos.at(-1)).not.toHaveProperty('render');
+  });
+});
+
 describe('reconnect and resend (S2, H2, C)', () => {
   it('on SYNCED after a reconnect re-sends every unsaved change; a node that lost them gets them', async () => {
     const first = new MemoryServer();

@@ -14,12 +14,14 @@ import {
   encodeEphemeralBatch,
   encodeJsonFrame,
   encodeListFrame,
+  encodeRenderSnapshot,
   MSG,
   RT_LIMITS,
   splitFrame,
 } from '@wb/proto';
 import type { BoardInfo, PresenceEntry, RtError, Welcome } from '@wb/proto';
 import type { Connection, Transport, TransportHandlers } from '../transport';
+import { allShapes, type BoardDoc } from '../boardDoc';
 
 const GENESIS_ACTOR = '00000000000000000000000000000000';
 
@@ -68,13 +70,15 @@ export class MemoryServer {
   doc = A.applyChanges(A.init<Record<string, unknown>>(), [genesisChange()])[0];
   readonly peers: Peer[] = [];
   autoSave = true;
+  /** S9: answer a HELLO with `render` with a render snapshot of the DOC it gets */
+  renders = false;
   /** accept connections; false: close every new one with this code right after opening */
   refuseWith: number | null = null;
   private nextPeer = 1;
   /** every CHANGES item received (for "re-sent" assertions) */
   readonly received: string[] = [];
   /** every HELLO, as sent */
-  readonly hellos: Array<{ protocol: number; name?: string; fresh?: boolean }> = [];
+  readonly hellos: Array<{ protocol: number; name?: string; fresh?: boolean; render?: boolean }> = [];
   /** what WELCOME says of the board; `setBoardInfo` changes it live */
   board: BoardInfo;
 
@@ -187,6 +191,7 @@ export class MemoryServer {
           protocol: number;
           name?: string;
           fresh?: boolean;
+          render?: boolean;
         };
         if (hello.name) peer.name = hello.name;
         this.hellos.push(hello);
@@ -207,6 +212,10 @@ export class MemoryServer {
         this.send(peer, encodeJsonFrame(MSG.WELCOME, welcome));
         this.broadcastPresence();
         // S6: a client with no document gets a whole one first
+        if (hello.fresh && hello.render && this.renders) {
+          const records = [...allShapes(this.doc as BoardDoc).values()].map((r) => ({ ...r }));
+          this.send(peer, encodeBytesFrame(MSG.RENDER, encodeRenderSnapshot(records)));
+        }
         if (hello.fresh) this.send(peer, encodeBytesFrame(MSG.DOC, A.save(this.doc)));
         this.pushSync(peer);
         return;

@@ -154,21 +154,22 @@ describe('catch-up document (S6)', () => {
 });
 
 describe('render snapshot while the engine loads (S9)', () => {
-  async function boardWith20(server: MemoryServer) {
+  /** a node with a 20-shape board that sends render snapshots, and a fresh client (not started) */
+  async function freshJoin(engine?: Promise<void>) {
+    const server = new MemoryServer();
     const other = joined(server, 8).client;
     await settle();
     for (let i = 0; i < 20; i++) other.change((d) => putShape(d, pen(`s${i}`, 8)));
     await settle();
+    server.renders = true;
+    const timers = new FakeTimers();
+    const client = new BoardClient({ transport: server.transport(7), userId: 7, timers, random: () => 0.5, engine });
+    return { server, client, timers };
   }
 
   it('joins before the wasm is ready: WELCOME and the records first, the DOC once the engine is ready and a view painted them', async () => {
-    const server = new MemoryServer();
-    await boardWith20(server);
-    server.renders = true;
     let engineReady!: () => void;
-    const engine = new Promise<void>((r) => (engineReady = r));
-    const timers = new FakeTimers();
-    const client = new BoardClient({ transport: server.transport(7), userId: 7, timers, random: () => 0.5, engine });
+    const { server, client } = await freshJoin(new Promise<void>((r) => (engineReady = r)));
     const previews: number[] = [];
     client.onRender((records) => previews.push(records.length));
     client.start();
@@ -192,11 +193,7 @@ describe('render snapshot while the engine loads (S9)', () => {
   });
 
   it('with no view to paint them, the DOC loads 2 s after the records', async () => {
-    const server = new MemoryServer();
-    await boardWith20(server);
-    server.renders = true;
-    const timers = new FakeTimers();
-    const client = new BoardClient({ transport: server.transport(7), userId: 7, timers, random: () => 0.5 });
+    const { client, timers } = await freshJoin();
     client.start();
     await settle();
     expect(client.preview).toHaveLength(20);
@@ -207,11 +204,7 @@ describe('render snapshot while the engine loads (S9)', () => {
   });
 
   it('a reconnect with the document loaded asks for neither the DOC nor its records', async () => {
-    const server = new MemoryServer();
-    await boardWith20(server);
-    server.renders = true;
-    const timers = new FakeTimers();
-    const client = new BoardClient({ transport: server.transport(7), userId: 7, timers, random: () => 0.5 });
+    const { server, client, timers } = await freshJoin();
     client.start();
     await settle();
     client.previewShown();

@@ -10,7 +10,15 @@
  */
 import { readFileSync } from 'node:fs';
 import * as A from '@automerge/automerge/slim';
-import { bucketOf, RT_CLOSE, RT_LIMITS, SHAPE_STYLE_DEFAULTS, validateShapeRecord } from '@wb/proto';
+import {
+  bucketOf,
+  encodeJsonFrame,
+  MSG,
+  RT_CLOSE,
+  RT_LIMITS,
+  SHAPE_STYLE_DEFAULTS,
+  validateShapeRecord,
+} from '@wb/proto';
 import type { PenShape, RtError } from '@wb/proto';
 import { BoardClient, backoffDelay, changeCost, closeAction, partsWithinLimits } from './boardClient';
 import { allShapes, getShape, newShapeId, putShape, removeShape } from './boardDoc';
@@ -215,6 +223,27 @@ describe('render snapshot while the engine loads (S9)', () => {
     await settle();
     expect(client.getSnapshot().status).toBe('live');
     expect(server.hellos.at(-1)).not.toHaveProperty('render');
+  });
+});
+
+describe('feature frames (chat, lesson)', () => {
+  it('those that arrive before any feature listens (the client joins before the page mounts) reach the first listeners', async () => {
+    const server = new MemoryServer();
+    const { client } = joined(server);
+    await settle();
+    server.broadcast(encodeJsonFrame(MSG.LESSON_STATE, { n: 1 }));
+    server.broadcast(encodeJsonFrame(MSG.LESSON_STATE, { n: 2 }));
+    await settle();
+    const seen: string[] = [];
+    const other: string[] = [];
+    client.onFrame((f) => seen.push(new TextDecoder().decode(f.payload)));
+    client.onFrame((f) => other.push(new TextDecoder().decode(f.payload))); // registered in the same turn
+    await settle();
+    expect(seen).toEqual(['{"n":1}', '{"n":2}']);
+    expect(other).toEqual(seen);
+    server.broadcast(encodeJsonFrame(MSG.LESSON_STATE, { n: 3 }));
+    await settle();
+    expect(seen).toHaveLength(3); // delivered once, then live
   });
 });
 

@@ -137,6 +137,9 @@ export interface BoardClientOptions {
 /** S9: how long the DOC waits for a view to paint its render snapshot (none may be mounted yet) */
 const PREVIEW_HOLD_MS = 2000;
 
+/** feature frames kept for listeners that are not there yet (the newest state wins anyway) */
+const FEATURE_BACKLOG_MAX = 64;
+
 /** frames that need the Automerge engine (and the ones after them wait with them, in order) */
 const NEEDS_ENGINE = new Set<number>([MSG.DOC, MSG.SYNC_S, MSG.CHANGES_S, MSG.SYNCED]);
 
@@ -191,6 +194,7 @@ export class BoardClient {
   private readonly ephemeralListeners = new Set<Listener<void>>();
   private readonly frameListeners = new Set<Listener<{ type: number; payload: Uint8Array }>>();
   private readonly renderListeners = new Set<Listener<readonly RenderRecord[]>>();
+  private readonly featureBacklog: { type: number; payload: Uint8Array }[] = [];
 
   constructor(private readonly opts: BoardClientOptions) {
     this.timers = opts.timers ?? browserTimers;
@@ -234,9 +238,18 @@ export class BoardClient {
     this.errorListeners.add(fn);
     return () => this.errorListeners.delete(fn);
   }
-  /** server frames the document client does not handle itself (chat and other features) */
+  /**
+   * server frames the document client does not handle itself (chat and other features). Those
+   * that arrived while nothing listened (the client joins before the page mounts: LESSON_STATE
+   * comes with WELCOME) reach the listeners registered in the same turn, once that turn ends.
+   */
   onFrame(fn: Listener<{ type: number; payload: Uint8Array }>): () => void {
     this.frameListeners.add(fn);
+    if (this.featureBacklog.length)
+      queueMicrotask(() => {
+        const frames = this.featureBacklog.splice(0);
+        for (const frame of frames) for (const listener of this.frameListeners) listener(frame);
+      });
     return () => this.frameListeners.delete(fn);
   }
   /** lesson (SPEC LS5): someone else presents: tools off until it ends */
@@ -514,6 +527,10 @@ export class BoardClient {
       }
       default:
         // features outside the document (chat, lesson) read their own frames; others are ignored
+        if (this.frameListeners.size === 0) {
+          if (this.featureBacklog.length < FEATURE_BACKLOG_MAX) this.featureBacklog.push({ type, payload });
+          return;
+        }
         for (const fn of this.frameListeners) fn({ type, payload });
         return;
     }

@@ -139,6 +139,10 @@ export class MemoryServer {
     queueMicrotask(() => peer.handlers.onClose(code, reason));
     this.broadcastPresence();
   }
+  /** a frame of the node's own to every open peer (feature frames the tests invent) */
+  broadcast(frame: Uint8Array): void {
+    for (const p of this.livePeers) this.send(p, frame);
+  }
   closeAll(code: number): void {
     for (const p of this.livePeers) this.close(p, code);
   }

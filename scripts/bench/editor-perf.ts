@@ -662,6 +662,11 @@ async function startProfile(context: BrowserContext, page: Page): Promise<() => 
   await cdp.send('Profiler.start');
   return async () => {
     const paintedAt = await page.evaluate(() => (window as unknown as BenchWindow).__wbBoard!.timings().paintedAt ?? 0);
+    // BENCH_PROFILE_FROM=<mark>: only what runs after that page mark (e.g. wb:render)
+    const fromMark = process.env.BENCH_PROFILE_FROM;
+    const fromAt = fromMark
+      ? await page.evaluate((m) => performance.getEntriesByName(m).at(-1)?.startTime ?? 0, fromMark)
+      : 0;
     const { profile } = await cdp.send('Profiler.stop');
     const byId = new Map(profile.nodes.map((n) => [n.id, n]));
     const self = new Map<string, number>();
@@ -674,6 +679,7 @@ async function startProfile(context: BrowserContext, page: Page): Promise<() => 
       t += deltas[i] ?? 0;
       firstPageUs ??= t;
       if ((t - origin) / 1000 > paintedAt + 50) break;
+      if ((t - origin) / 1000 < fromAt) continue;
       const n = byId.get(profile.samples![i]!)!;
       const f = n.callFrame;
       const key = `${f.functionName || '(anonymous)'} ${basename(f.url || '')}:${f.lineNumber + 1}`;

@@ -7,7 +7,7 @@ import { App } from './app/App';
 import { isChunkLoadError, reloadForChunkError } from './app/chunkReload';
 import { splitLocale } from './app/routes';
 import { browserLocale, i18n, setLocale, storedLocale } from './i18n/i18n';
-import { sessionApi } from './features/session/sessionApi';
+import { isLoggedIn, sessionApi } from './features/session/sessionApi';
 import { preloadPageAt } from './app/pages';
 import './ui/styles.css';
 
@@ -24,8 +24,14 @@ window.addEventListener('unhandledrejection', (event) => {
 
 const store = makeStore();
 // the user is asked for at once, in parallel with the first locale and page chunk
-void store.dispatch(sessionApi.endpoints.getUser.initiate());
-preloadPageAt(window.location.pathname);
+const user = store.dispatch(sessionApi.endpoints.getUser.initiate());
+preloadPageAt(
+  window.location.pathname,
+  user.then(
+    (r) => isLoggedIn(r.data),
+    () => false,
+  ),
+);
 
 /** The first paint is in the right language: a prefixed or remembered locale is loaded before it. */
 async function start() {

@@ -122,16 +122,17 @@ export const PAGES: Record<PageKey, Page> = {
 /**
  * Start loading the chunk of the page at `pathname` now, in parallel with the session request,
  * instead of once the session has resolved (which route renders can depend on the session; the
- * chunk is the same). A board opened by link also opens its socket now.
+ * chunk is the same). A board opened by link also opens its socket now; `signedIn` (the session
+ * request's answer) decides whether that socket joins at once.
  */
-export function preloadPageAt(pathname: string): void {
+export function preloadPageAt(pathname: string, signedIn: Promise<boolean>): void {
   const { rest } = splitLocale(pathname);
   for (const route of ROUTES) {
     const params = matchPattern(route.pattern, rest);
     if (!params) continue;
     PAGES[route.page].preload?.();
-    // S9: and the board's socket (the page adopts it)
-    if (route.page === 'board' && params.id) openBoardSocketEarly(boardSocketUrl(window.location, params.id));
+    // S9: and the board's socket, which joins once `signedIn` says so (the page adopts it)
+    if (route.page === 'board' && params.id) openBoardSocketEarly(boardSocketUrl(window.location, params.id), signedIn);
     return;
   }
 }

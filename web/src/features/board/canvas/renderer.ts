@@ -198,6 +198,17 @@ export class CanvasRenderer {
     this.invalidate();
   }
 
+  /**
+   * The camera as drawn: at whole device pixels, so a pan always moves the last frame by whole
+   * pixels and is a blit plus the exposed strips, not a full repaint (at most half a device pixel
+   * from `camera`, which stays exact: small pans add up).
+   */
+  private get drawing(): Camera {
+    const c = this.camera;
+    const k = c.zoom * this.dpr;
+    return { zoom: c.zoom, x: Math.round(c.x * k) / k, y: Math.round(c.y * k) / k };
+  }
+
   /** theme and background (and anything else painters read): repaints everything */
   setPaintContext(patch: Partial<Omit<PaintContext, 'zoom' | 'onAsset'>>): void {
     this.ctx = { ...this.ctx, ...patch };
@@ -230,7 +241,7 @@ export class CanvasRenderer {
 
   /** draw now (also used by benchmarks) */
   draw(): void {
-    const c = this.camera;
+    const c = this.drawing;
     const d = this.drawnCamera;
     const cameraMoved = !d || d.x !== c.x || d.y !== c.y || d.zoom !== c.zoom;
     const view = visibleRect(c, this.width, this.height);
@@ -308,7 +319,7 @@ export class CanvasRenderer {
     g.clearRect(r.x, r.y, r.w, r.h);
     g.setTransform(this.dpr, 0, 0, this.dpr, 0, 0);
     const css = { x: r.x / this.dpr, y: r.y / this.dpr, w: r.w / this.dpr, h: r.h / this.dpr };
-    drawBackground(g, this.ctx.background, this.ctx.theme, this.camera, this.width, this.height, css);
+    drawBackground(g, this.ctx.background, this.ctx.theme, this.drawing, this.width, this.height, css);
     return { g, r, css };
   }
 
@@ -319,7 +330,7 @@ export class CanvasRenderer {
    */
   private paintTiled(region: Region | null, add = false): void {
     const { g, r } = this.beginRegion(region);
-    const c = this.camera;
+    const c = this.drawing;
     g.setTransform(1, 0, 0, 1, 0, 0);
     const k = c.zoom * this.dpr;
     const level = Math.ceil(Math.log2(k));
@@ -443,7 +454,7 @@ export class CanvasRenderer {
   /** paint background and shapes into a device-pixel region (null: the whole canvas) */
   private paintRegion(region: Region | null, add = false): void {
     const { g, css } = this.beginRegion(region);
-    const c = this.camera;
+    const c = this.drawing;
     this.worldTransform(g);
     const world: Rect = {
       minX: c.x + css.x / c.zoom,
@@ -474,8 +485,9 @@ export class CanvasRenderer {
   }
 
   private worldTransform(g: CanvasRenderingContext2D): void {
-    const k = this.camera.zoom * this.dpr;
-    g.setTransform(k, 0, 0, k, -this.camera.x * k, -this.camera.y * k);
+    const c = this.drawing;
+    const k = c.zoom * this.dpr;
+    g.setTransform(k, 0, 0, k, -c.x * k, -c.y * k);
   }
 
   destroy(): void {

@@ -58,24 +58,30 @@ function measurer(font: string, fontSize: number): Measurer {
 
 // Layouts are asked for on every frame (painters, LOD bars) and per hit test: keep the recent ones.
 const cache = new Map<string, TextLayout>();
-const CACHE_MAX = 4000;
+// a 20,000-object board has ~5,000 text-bearing shapes: its preview and then its document are
+// laid out with the same keys (S9), so the second pass should find them all
+const CACHE_MAX = 25_000;
 
 /**
  * Word widths per font: wrapping adds them up instead of measuring the growing line again for
- * every word (measureText dominated opening a board with thousands of text boxes). Kerning
- * across a word boundary is ignored while wrapping; each finished line is measured whole.
+ * every word (measureText dominated opening a board with thousands of text boxes), and the lines
+ * of wrapped text are as wide as their words. Kerning across a word boundary is ignored. Widths
+ * are measured once per font at REFERENCE_SIZE and scaled: a sticky note's fitted size is
+ * searched over many sizes, which then cost no measuring at all.
  */
 const wordWidths = new Map<string, Map<string, number>>();
 const WORDS_MAX = 20_000;
+const REFERENCE_SIZE = 100;
 
-function wordMeasurer(font: string, fontSize: number, measure: Measurer): Measurer {
-  const key = `${font}\u0000${fontSize}`;
-  let widths = wordWidths.get(key);
+function wordMeasurer(font: string, fontSize: number): Measurer {
+  let widths = wordWidths.get(font);
   if (!widths) {
     if (wordWidths.size >= 64) wordWidths.delete(wordWidths.keys().next().value as string);
-    wordWidths.set(key, (widths = new Map()));
+    wordWidths.set(font, (widths = new Map()));
   }
   const cached = widths;
+  const measure = measurer(font, REFERENCE_SIZE);
+  const scale = fontSize / REFERENCE_SIZE;
   return (word) => {
     let w = cached.get(word);
     if (w === undefined) {
@@ -83,7 +89,7 @@ function wordMeasurer(font: string, fontSize: number, measure: Measurer): Measur
       if (cached.size >= WORDS_MAX) cached.clear();
       cached.set(word, w);
     }
-    return w;
+    return w * scale;
   };
 }
 
@@ -95,12 +101,13 @@ export function layoutText(text: string, font: string, fontSize: number, maxWidt
   const hit = cache.get(key);
   if (hit) return hit;
   const measure = measurer(font, fontSize);
-  const wordWidth = wordMeasurer(font, fontSize, measure);
+  const wordWidth = wordMeasurer(font, fontSize);
   const lines: string[] = [];
   let width = 0;
-  const push = (line: string) => {
+  /** `known`: the line's width as the sum of its words (wrapped lines), else it is measured */
+  const push = (line: string, known?: number) => {
     lines.push(line);
-    const w = measure(line);
+    const w = known ?? measure(line);
     if (w > width) width = w;
   };
   /** a word wider than the box: whole lines of it are pushed, the rest starts the next line */
@@ -122,28 +129,33 @@ export function layoutText(text: string, font: string, fontSize: number, maxWidt
     }
     let line = '';
     let lineWidth = 0;
+    // the width up to the line's last word: what trimEnd() leaves (thousands of text boxes on a
+    // big board: measuring every wrapped line again was most of the layout time)
+    let wordsWidth = 0;
     for (const word of para.split(/(\s+)/)) {
       if (word === '') continue;
       const w = wordWidth(word);
+      const space = isSpace(word);
       if (line === '' || lineWidth + w <= maxWidth) {
-        if (line === '' && w > maxWidth && !isSpace(word)) {
+        if (line === '' && w > maxWidth && !space) {
           line = breakWord(word);
-          lineWidth = measure(line);
+          lineWidth = wordsWidth = measure(line);
         } else {
           line += word;
           lineWidth += w;
+          if (!space) wordsWidth = lineWidth;
         }
         continue;
       }
-      push(line.trimEnd());
-      line = isSpace(word) ? '' : word;
-      lineWidth = line ? w : 0;
+      push(line.trimEnd(), wordsWidth);
+      line = space ? '' : word;
+      lineWidth = wordsWidth = line ? w : 0;
       if (lineWidth > maxWidth) {
         line = breakWord(line);
-        lineWidth = measure(line);
+        lineWidth = wordsWidth = measure(line);
       }
     }
-    push(line.trimEnd());
+    push(line.trimEnd(), wordsWidth);
   }
   const lineHeight = fontSize * LINE_HEIGHT;
   const out: TextLayout = { lines, width, height: lines.length * lineHeight, lineHeight };

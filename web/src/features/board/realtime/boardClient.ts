@@ -338,8 +338,9 @@ export class BoardClient {
     if (this.engineReady) this.syncState = A.initSyncState();
     this.update({ status: this.everLive ? 'reconnecting' : 'connecting' });
     this.conn = this.opts.transport.connect({
-      onOpen: () => {
+      onOpen: (info) => {
         if (gen !== this.generation) return;
+        if (info?.greeted) return; // an early socket said it (S9): as this client would, fresh
         // S6: with no document yet, a recent whole one first (shared with every other joiner),
         // and S9: its shapes as plain records before it, to paint while it loads
         const fresh = !this.engineReady || A.getHeads(this.doc).length === 0;

@@ -4,10 +4,11 @@
  * it with decodeURIComponent). Kept apart from the protocol logic so tests drive the client with
  * an in-memory transport.
  */
-import { REALTIME_PATH_PREFIX } from '@wb/proto';
+import { encodeJsonFrame, MSG, REALTIME_PATH_PREFIX, REALTIME_PROTOCOL_VERSION } from '@wb/proto';
 
 export interface TransportHandlers {
-  onOpen(): void;
+  /** `greeted`: the socket said HELLO already (an early socket, S9): the client must not again */
+  onOpen(info?: { greeted: boolean }): void;
   onFrame(frame: Uint8Array): void;
   /** the connection is gone (also when it never opened: code 1006) */
   onClose(code: number, reason: string): void;
@@ -30,14 +31,39 @@ export function boardSocketUrl(location: Pick<Location, 'protocol' | 'host'>, bo
 
 /**
  * S9: a board opened by link opens its socket at boot (main.tsx), while the session, the page's
- * chunk and the wasm load; the page's first connection to that board adopts it. The node sends
- * nothing before HELLO, so nothing is missed; a socket that closed meanwhile (a guest still
- * picking a name: 4408 after 10 s) is replaced by a new one.
+ * chunk and the wasm load. Once the session says the person is signed in, that socket says HELLO
+ * as a new client would (fresh, render; a signed-in person's name comes from the session, never
+ * from HELLO) and what the node answers waits here; a guest's is closed (guests name themselves
+ * in HELLO, on the page). The page's first connection to that board adopts the socket and the
+ * frames that came (a socket that closed meanwhile is replaced by a new one).
  */
-let early: { url: string; ws: WebSocket } | null = null;
+interface EarlySocket {
+  url: string;
+  ws: WebSocket;
+  /** frames received before the adoption */
+  frames: Uint8Array[];
+  greeted: boolean;
+}
+let early: EarlySocket | null = null;
 
-export function openBoardSocketEarly(url: string): void {
-  early = { url, ws: newSocket(url) };
+export function openBoardSocketEarly(url: string, signedIn: Promise<boolean>): void {
+  const e: EarlySocket = { url, ws: newSocket(url), frames: [], greeted: false };
+  early = e;
+  e.ws.onmessage = (ev: MessageEvent<unknown>) => {
+    if (ev.data instanceof ArrayBuffer) e.frames.push(new Uint8Array(ev.data));
+  };
+  void signedIn.then((yes) => {
+    if (early !== e) return; // adopted (un-greeted) or replaced already
+    if (!yes) {
+      early = null;
+      e.ws.close();
+      return;
+    }
+    const hello = encodeJsonFrame(MSG.HELLO, { protocol: REALTIME_PROTOCOL_VERSION, fresh: true, render: true });
+    if (e.ws.readyState === WebSocket.OPEN) e.ws.send(hello);
+    else e.ws.addEventListener('open', () => e.ws.send(hello), { once: true });
+    e.greeted = true;
+  });
 }
 
 function newSocket(url: string): WebSocket {
@@ -47,11 +73,11 @@ function newSocket(url: string): WebSocket {
   return ws;
 }
 
-function takeEarly(url: string): WebSocket | null {
+function takeEarly(url: string): EarlySocket | null {
   const e = early;
   early = null;
   if (!e) return null;
-  if (e.url === url && (e.ws.readyState === WebSocket.CONNECTING || e.ws.readyState === WebSocket.OPEN)) return e.ws;
+  if (e.url === url && (e.ws.readyState === WebSocket.CONNECTING || e.ws.readyState === WebSocket.OPEN)) return e;
   e.ws.close();
   return null;
 }
@@ -60,18 +86,30 @@ export class WebSocketTransport implements Transport {
   constructor(private readonly url: string) {}
 
   connect(handlers: TransportHandlers): Connection {
-    const ws = takeEarly(this.url) ?? newSocket(this.url);
+    const adopted = takeEarly(this.url);
+    const ws = adopted?.ws ?? newSocket(this.url);
     let closed = false;
     const opened = () => {
       performance.mark('wb:socket-open');
-      handlers.onOpen();
+      handlers.onOpen({ greeted: adopted?.greeted ?? false });
     };
-    if (ws.readyState === WebSocket.OPEN) queueMicrotask(() => !closed && opened());
-    else ws.onopen = opened;
-    ws.onmessage = (e: MessageEvent<unknown>) => {
+    const deliver = (e: MessageEvent<unknown>) => {
       // the server sends binary frames only
       if (e.data instanceof ArrayBuffer) handlers.onFrame(new Uint8Array(e.data));
     };
+    if (adopted && ws.readyState === WebSocket.OPEN) {
+      // after connect() returned (the caller keeps the connection first); until then frames
+      // still queue on the early socket
+      queueMicrotask(() => {
+        if (closed) return;
+        opened();
+        for (const frame of adopted.frames.splice(0)) if (!closed) handlers.onFrame(frame);
+        ws.onmessage = deliver;
+      });
+    } else {
+      ws.onopen = opened;
+      ws.onmessage = deliver;
+    }
     ws.onclose = (e) => {
       if (closed) return;
       closed = true;

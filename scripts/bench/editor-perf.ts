@@ -309,6 +309,8 @@ async function driveCameras(cams: Cam[]) {
   const frames: number[] = [];
   const sceneMs: number[] = [];
   const drawn: number[] = [];
+  const blits: boolean[] = [];
+  let blitCount = (stats as { blitPasses?: number }).blitPasses ?? 0;
   let passes = stats.scenePasses;
   let last = -1;
   let i = 0;
@@ -320,6 +322,9 @@ async function driveCameras(cams: Cam[]) {
         passes = stats.scenePasses;
         sceneMs.push(stats.sceneMs);
         drawn.push(stats.drawn);
+        const nowBlits = (stats as { blitPasses?: number }).blitPasses ?? 0;
+        blits.push(nowBlits !== blitCount);
+        blitCount = nowBlits;
       }
       if (i < cams.length) {
         ed.setCamera(cams[i++]!);
@@ -328,7 +333,7 @@ async function driveCameras(cams: Cam[]) {
     };
     requestAnimationFrame(step);
   });
-  return { frames, sceneMs, drawn };
+  return { frames, sceneMs, drawn, blits };
 }
 
 /** 200 hit tests at random points of the area, tolerance 5 screen px at the current zoom */
@@ -829,6 +834,13 @@ async function main(): Promise<number> {
     if (!d.sceneMs.length)
       throw new CannotMeasure(`${name}: setCamera caused no scene pass (renderer.stats.scenePasses)`);
     driven[name] = frameFigures(d);
+    const slowest = d.sceneMs
+      .map((ms, k) => ({ ms, drawn: d.drawn[k] ?? 0, k, blit: d.blits[k] }))
+      .sort((x, y) => y.ms - x.ms)
+      .slice(0, 8);
+    log.info(
+      `${name}: slowest scene passes (ms/objects drawn@pass, b = a blit and strips) ${slowest.map((x) => `${r1(x.ms)}/${x.drawn}@${x.k}${x.blit ? 'b' : ''}`).join(' ')}`,
+    );
     log.info(
       `${name}: frame median ${driven[name].frameMs.median} ms, p95 ${driven[name].frameMs.p95} ms; scene pass median ${driven[name].sceneMs.median} ms, p95 ${driven[name].sceneMs.p95} ms (${driven[name].scenePasses} passes)`,
     );

@@ -156,6 +156,9 @@ export class CanvasRenderer {
     tilesPainted: 0,
   };
   private readonly tiles = new TileCache(() => this.newCanvas());
+  /** the scene version whose paint caches are being warmed, and the idle callback doing it */
+  private warmedVersion = -1;
+  private warmHandle: number | null = null;
 
   constructor(
     private readonly scene: Scene,
@@ -268,6 +271,7 @@ export class CanvasRenderer {
       this.stats.sceneMs = performance.now() - t0;
       this.stats.scenePasses++;
       for (const fn of this.painted) fn(full);
+      if (full && this.warmedVersion !== this.scene.version) this.warmUp();
     }
     if (this.overlayDirty) {
       this.overlayDirty = false;
@@ -490,10 +494,69 @@ export class CanvasRenderer {
     g.setTransform(k, 0, 0, k, -c.x * k, -c.y * k);
   }
 
+  /**
+   * Paint caches (stroke outlines, fitted font sizes, text layouts) of the items not drawn yet,
+   * made in idle time after a new scene was first painted: panning into a new part of a big board
+   * then draws them instead of first computing them (the slowest pan frames did). Each item is
+   * painted at zoom 1 into a 1×1 scratch canvas, a few milliseconds per idle slice.
+   */
+  private warmUp(): void {
+    this.warmedVersion = this.scene.version;
+    if (this.warmHandle !== null) cancelIdle(this.warmHandle);
+    const scratch = this.newCanvas()?.getContext('2d');
+    if (!scratch) return;
+    const version = this.scene.version;
+    const items = this.scene.order();
+    const ctx = { ...this.ctx, zoom: 1 };
+    let i = 0;
+    const slice = (deadline: { timeRemaining(): number }) => {
+      this.warmHandle = null;
+      if (this.scene.version !== version) return; // a newer scene warms itself
+      while (i < items.length && deadline.timeRemaining() > 1) {
+        const it = items[i++]!;
+        if (it.paint === undefined && it.path === undefined && WARMED_KINDS.has(it.shape.kind))
+          paintItem(scratch, it, ctx);
+      }
+      if (i < items.length) this.warmHandle = whenIdle(slice);
+    };
+    this.warmHandle = whenIdle(slice);
+  }
+
   destroy(): void {
+    if (this.warmHandle !== null) cancelIdle(this.warmHandle);
+    this.warmHandle = null;
     if (this.raf) this.cancelFrame(this.raf);
     this.raf = 0;
     this.painted.clear();
     this.tiles.clear();
   }
+}
+
+/**
+ * kinds whose caches are computed from the record alone; images, document pages, formulas and
+ * graphs would start downloads or typesetting for the whole board, so they wait to be seen
+ */
+const WARMED_KINDS = new Set<string>([
+  'pen',
+  'line',
+  'arc',
+  'polyline',
+  'curve',
+  'connector',
+  'shape',
+  'sticky',
+  'text',
+]);
+
+/** requestIdleCallback where there is one (not in jsdom or Safari): else 8 ms slices */
+function whenIdle(fn: (deadline: { timeRemaining(): number }) => void): number {
+  if (typeof requestIdleCallback === 'function') return requestIdleCallback(fn, { timeout: 1000 });
+  return setTimeout(() => {
+    const end = performance.now() + 8;
+    fn({ timeRemaining: () => end - performance.now() });
+  }, 16) as unknown as number;
+}
+function cancelIdle(handle: number): void {
+  if (typeof cancelIdleCallback === 'function') cancelIdleCallback(handle);
+  else clearTimeout(handle);
 }

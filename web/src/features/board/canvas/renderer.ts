@@ -8,6 +8,7 @@
  * at pointer rate — the local tool's preview, other people's strokes in progress, selections —
  * and is cheap to redraw every frame.
  */
+import { SHAPE_KINDS } from '@wb/proto';
 import type { Camera, Rect } from './camera';
 import { visibleRect } from './camera';
 import { drawBackground, type Region } from './background';
@@ -533,20 +534,11 @@ export class CanvasRenderer {
 }
 
 /**
- * kinds whose caches are computed from the record alone; images, document pages, formulas and
+ * kinds whose caches are computed from the record alone: images, document pages, formulas and
  * graphs would start downloads or typesetting for the whole board, so they wait to be seen
  */
-const WARMED_KINDS = new Set<string>([
-  'pen',
-  'line',
-  'arc',
-  'polyline',
-  'curve',
-  'connector',
-  'shape',
-  'sticky',
-  'text',
-]);
+const NOT_WARMED = new Set<string>(['image', 'documentPage', 'formula', 'graph']);
+const WARMED_KINDS = new Set<string>(SHAPE_KINDS.filter((k) => !NOT_WARMED.has(k)));
 
 /** requestIdleCallback where there is one (not in jsdom or Safari): else 8 ms slices */
 function whenIdle(fn: (deadline: { timeRemaining(): number }) => void): number {

@@ -50,7 +50,10 @@ export function openBoardSocketEarly(url: string, signedIn: Promise<boolean>): v
   const e: EarlySocket = { url, ws: newSocket(url), frames: [], greeted: false };
   early = e;
   e.ws.onmessage = (ev: MessageEvent<unknown>) => {
-    if (ev.data instanceof ArrayBuffer) e.frames.push(new Uint8Array(ev.data));
+    if (!(ev.data instanceof ArrayBuffer)) return;
+    const frame = new Uint8Array(ev.data);
+    performance.mark(`wb:early-frame-${frame[0]}`); // the open's timeline (a few frames only)
+    e.frames.push(frame);
   };
   void signedIn.then((yes) => {
     if (early !== e) return; // adopted (un-greeted) or replaced already

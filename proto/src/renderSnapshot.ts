@@ -4,6 +4,7 @@
  * is). The realtime node makes one per catch-up DOC in a worker thread; the browser decodes it.
  *
  *   payload = u32 json length (big-endian) + JSON array of records + byte area
+ *   RENDER frame = gzip(payload)   (the browser inflates it with DecompressionStream)
  *
  * A record is a shape as stored (id added, atomic strings as plain strings); a byte field (stroke
  * points, pressures) is `{"$b": [offset, length]}` into the byte area, so the packed points cost

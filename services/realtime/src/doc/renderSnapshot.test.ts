@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
+import { gunzipSync } from 'node:zlib';
 import { decodeRenderSnapshot, packPoints } from '@wb/proto';
 import { addShape, penStroke, type BoardDoc } from '../testing/client';
 import { A, genesisChange } from './automerge';
@@ -31,7 +32,7 @@ function savedBoard(): Uint8Array {
 
 describe('render snapshots (S9)', () => {
   it('are the document’s shapes as plain records: ids added, atomic strings as strings, points as bytes', () => {
-    const records = decodeRenderSnapshot(renderSnapshotOf(savedBoard()));
+    const records = decodeRenderSnapshot(gunzipSync(renderSnapshotOf(savedBoard())));
     expect(records.map((r) => r.id).sort()).toEqual(['n1', 'p1']);
     const pen = records.find((r) => r.id === 'p1')!;
     expect(pen).toMatchObject({ kind: 'pen', creator: 1, z: 'a0', x: 10, y: 20, strokeWidth: 3 });
@@ -54,14 +55,14 @@ describe('render snapshots (S9)', () => {
         const doc = savedBoard();
         const [a, b] = await Promise.all([worker.render(doc), worker.render(doc)]);
         expect(
-          decodeRenderSnapshot(a)
+          decodeRenderSnapshot(gunzipSync(a))
             .map((r) => r.id)
             .sort(),
         ).toEqual(['n1', 'p1']);
         expect(b).toEqual(a);
         await expect(worker.render(new Uint8Array([9, 9, 9]))).rejects.toThrow();
         // still working after a failure
-        expect(decodeRenderSnapshot(await worker.render(doc))).toHaveLength(2);
+        expect(decodeRenderSnapshot(gunzipSync(await worker.render(doc)))).toHaveLength(2);
         expect(observed).toEqual(['ok', 'ok', 'failed', 'ok']);
       } finally {
         await worker.close();

@@ -25,6 +25,7 @@ import {
   welcomeSchema,
 } from '@wb/proto';
 import type { BoardInfo, EphemeralItem, EphemeralKind, PresenceEntry, RenderRecord, RtError, Welcome } from '@wb/proto';
+import { gunzipSync } from 'node:zlib';
 import { A } from '../doc/automerge';
 import type { Doc } from '../doc/automerge';
 
@@ -137,7 +138,7 @@ export class TestClient {
       case MSG.LESSON_GATHER_S:
         return; // lesson (SPEC LS1): every joiner gets LESSON_STATE; LessonTestClient reads them
       case MSG.RENDER:
-        this.renders.push(decodeRenderSnapshot(payload)); // S9: the DOC that follows, as records
+        this.renders.push(decodeRenderSnapshot(gunzipSync(payload))); // S9: the DOC that follows, as records
         return;
       default:
         throw new Error(`unknown server message ${type}`);

@@ -32,6 +32,13 @@ beforeAll(async () => {
   await A.initializeWasm(readFileSync(require.resolve('@automerge/automerge/automerge.wasm')));
 });
 
+/** wait (real time, ≤ 5 s) until `done` holds: RENDER frames are inflated on zlib's thread pool */
+async function until(done: () => boolean): Promise<void> {
+  const end = Date.now() + 5000;
+  while (!done() && Date.now() < end) await new Promise((r) => setTimeout(r, 2));
+  expect(done()).toBe(true);
+}
+
 /** let queued frames (microtasks) and the I/O turn run */
 async function settle(rounds = 20): Promise<void> {
   for (let i = 0; i < rounds; i++) await new Promise((r) => setImmediate(r));
@@ -181,7 +188,7 @@ describe('render snapshot while the engine loads (S9)', () => {
     const previews: number[] = [];
     client.onRender((records) => previews.push(records.length));
     client.start();
-    await settle();
+    await until(() => previews.length > 0);
     expect(server.hellos.at(-1)).toMatchObject({ fresh: true, render: true });
     expect(client.getSnapshot()).toMatchObject({ status: 'syncing', ready: false });
     expect(client.getSnapshot().welcome).not.toBeNull();
@@ -203,7 +210,7 @@ describe('render snapshot while the engine loads (S9)', () => {
   it('with no view to paint them, the DOC loads 2 s after the records', async () => {
     const { client, timers } = await freshJoin();
     client.start();
-    await settle();
+    await until(() => client.preview !== null);
     expect(client.preview).toHaveLength(20);
     expect(client.getSnapshot().ready).toBe(false);
     timers.advance(2000);
@@ -214,7 +221,7 @@ describe('render snapshot while the engine loads (S9)', () => {
   it('a reconnect with the document loaded asks for neither the DOC nor its records', async () => {
     const { server, client, timers } = await freshJoin();
     client.start();
-    await settle();
+    await until(() => client.preview !== null);
     client.previewShown();
     await settle();
     server.closeAll(RT_CLOSE.ROOM_MOVED);

@@ -447,20 +447,25 @@ export class BoardClient {
       }
       case MSG.RENDER: {
         if (isReady(this.doc)) return; // the document is here already: nothing to preview
-        let records: readonly RenderRecord[];
-        try {
-          records = decodeRenderSnapshot(payload);
-        } catch (err) {
-          console.warn('render snapshot ignored', err); // only a preview: the DOC follows
-          return;
-        }
-        performance.mark('wb:render');
-        this.preview = records;
-        for (const fn of this.renderListeners) fn(records);
         // loading the DOC behind it blocks this thread (~1.5 s for 20,000 objects): it waits until
         // a view has painted the records (previewShown), or PREVIEW_HOLD_MS without one
         this.holdForPaint = true;
-        this.previewTimer = this.timers.setTimeout(() => this.previewShown(), PREVIEW_HOLD_MS);
+        const gen = this.generation;
+        gunzip(payload)
+          .then(decodeRenderSnapshot)
+          .then(
+            (records) => {
+              if (gen !== this.generation || !this.holdForPaint) return;
+              performance.mark('wb:render');
+              this.preview = records;
+              for (const fn of this.renderListeners) fn(records);
+              this.previewTimer = this.timers.setTimeout(() => this.previewShown(), PREVIEW_HOLD_MS);
+            },
+            (err: unknown) => {
+              console.warn('render snapshot ignored', err); // only a preview: the DOC follows
+              if (gen === this.generation) this.previewShown();
+            },
+          );
         return;
       }
       case MSG.DOC: {
@@ -714,4 +719,10 @@ export function partsWithinLimits<T>(items: readonly T[], cost: (item: T) => Cha
 
 function sameHeads(a: A.Heads, b: A.Heads): boolean {
   return a.length === b.length && a.every((h) => b.includes(h));
+}
+
+/** RENDER frames are gzipped (S9): inflated off the frame handler, by the browser's own zlib */
+async function gunzip(bytes: Uint8Array): Promise<Uint8Array> {
+  const stream = new Blob([bytes as BlobPart]).stream().pipeThrough(new DecompressionStream('gzip'));
+  return new Uint8Array(await new Response(stream).arrayBuffer());
 }

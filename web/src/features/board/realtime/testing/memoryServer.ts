@@ -6,6 +6,8 @@
  * batches, BOARD_INFO to every peer when the board's title or settings change (`setBoardInfo`),
  * and the node's change limits (L4: change_too_big).
  */
+/// <reference types="node" />
+import { gzipSync } from 'node:zlib';
 import * as A from '@automerge/automerge/slim';
 import {
   BUCKET_NAMES,
@@ -218,7 +220,7 @@ export class MemoryServer {
         // S6: a client with no document gets a whole one first
         if (hello.fresh && hello.render && this.renders) {
           const records = [...allShapes(this.doc as BoardDoc).values()].map((r) => ({ ...r }));
-          this.send(peer, encodeBytesFrame(MSG.RENDER, encodeRenderSnapshot(records)));
+          this.send(peer, encodeBytesFrame(MSG.RENDER, gzipSync(encodeRenderSnapshot(records))));
         }
         if (hello.fresh) this.send(peer, encodeBytesFrame(MSG.DOC, A.save(this.doc)));
         this.pushSync(peer);

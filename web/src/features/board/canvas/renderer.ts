@@ -43,9 +43,10 @@ const MAX_TILES = 256;
 /**
  * Painting new tiles stops after this long in one frame (a zoom gesture entering a new level
  * would otherwise stall on dozens of tiles); the rest show a cached neighbour level scaled and
- * are painted in the following frames.
+ * are painted in the following frames. 6 ms, not more: one tile can take 5–10 ms more on a dense
+ * board, and a pan reveals a whole column of them at once (10 ms let such frames reach ~20 ms).
  */
-const TILE_BUDGET_MS = 10;
+const TILE_BUDGET_MS = 6;
 
 interface Tile {
   /** null: nothing in it */

@@ -134,7 +134,7 @@ export interface BoardClientOptions {
   engine?: Promise<unknown>;
 }
 
-/** S9: how long the DOC waits for a view to paint its render snapshot (none may be mounted yet) */
+/** S9: how long the DOC waits after a RENDER for a view to paint it (none may be mounted yet) */
 const PREVIEW_HOLD_MS = 2000;
 
 /** feature frames kept for listeners that are not there yet (the newest state wins anyway) */
@@ -449,17 +449,18 @@ export class BoardClient {
         if (isReady(this.doc)) return; // the document is here already: nothing to preview
         // loading the DOC behind it blocks this thread (~1.5 s for 20,000 objects): it waits until
         // a view has painted the records (previewShown), or PREVIEW_HOLD_MS without one
+        // (counted from here: an inflate that never ends cannot hold the document back)
         this.holdForPaint = true;
+        this.previewTimer = this.timers.setTimeout(() => this.previewShown(), PREVIEW_HOLD_MS);
         const gen = this.generation;
         gunzip(payload)
           .then(decodeRenderSnapshot)
           .then(
             (records) => {
-              if (gen !== this.generation || !this.holdForPaint) return;
+              if (gen !== this.generation || !this.holdForPaint) return; // too late: the DOC is loading
               performance.mark('wb:render');
               this.preview = records;
               for (const fn of this.renderListeners) fn(records);
-              this.previewTimer = this.timers.setTimeout(() => this.previewShown(), PREVIEW_HOLD_MS);
             },
             (err: unknown) => {
               console.warn('render snapshot ignored', err); // only a preview: the DOC follows

@@ -7,23 +7,14 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { createHmac } from 'node:crypto';
-import { connectBus, createLogger, createService, endpoint } from '@wb/platform';
+import { connectBus, createLogger } from '@wb/platform';
 import type { Bus, RunningService } from '@wb/platform';
 import { eventually, startStack } from '@wb/platform/testing';
 import type { RunningStack } from '@wb/platform/testing';
-import {
-  accessCheckInputSchema,
-  accessCheckReplySchema,
-  AppError,
-  CALL_JANUS_PATH,
-  emptyInputSchema,
-  PLANS,
-  planSchema,
-  usersNamesInputSchema,
-  usersNamesOutputSchema,
-} from '@wb/proto';
+import { AppError, CALL_JANUS_PATH, PLANS } from '@wb/proto';
 import type { BoardAccess, CallJoinReply, Plan } from '@wb/proto';
 import { roomIdOf, signJanusToken, verifyJanusToken } from '../src/janus/tokens';
+import { startFakeParties } from '../src/testing/fakeParties';
 import { startJanus } from '../src/testing/janus';
 import type { StartedJanus } from '../src/testing/janus';
 import { JanusRequestError, JanusTestClient } from '../src/testing/janusClient';
@@ -69,58 +60,16 @@ beforeAll(async () => {
     ensureStream: false,
   });
   fakes.push(
-    await createService(bus, {
-      name: 'auth',
-      version: '0.0.0',
-      description: 'fake auth',
-      log,
-      endpoints: [
-        endpoint({
-          operation: 'plan.get',
-          input: emptyInputSchema,
-          output: planSchema,
-          handler: async (_input, ctx) => plans.get(ctx.actor.userId) ?? PLANS.starter,
-        }),
-        endpoint({
-          operation: 'users.names',
-          input: usersNamesInputSchema,
-          output: usersNamesOutputSchema,
-          handler: async (input) => Object.fromEntries(input.ids.map((id) => [String(id), `Person ${id}`])),
-        }),
-      ],
-    }),
-    await createService(bus, {
-      name: 'boards',
-      version: '0.0.0',
-      description: 'fake boards',
-      log,
-      endpoints: [
-        endpoint({
-          operation: 'access.check',
-          input: accessCheckInputSchema,
-          output: accessCheckReplySchema,
-          handler: async (input, ctx) => {
-            const b = boards.get(input.boardId);
-            if (!b) throw new AppError('ERR_BOARD_NOT_FOUND');
-            const uid = ctx.actor.userId;
-            const access: BoardAccess =
-              b.ownerId === uid ? 'own' : uid === 0 ? (b.guests ? 'view' : 'none') : (b.access[uid] ?? 'none');
-            return {
-              access,
-              readOnlyReason: null,
-              board: {
-                id: input.boardId,
-                title: 't',
-                ownerId: b.ownerId,
-                background: 'empty',
-                defaultPermission: 'none',
-                deleteOwnOnly: false,
-              },
-            };
-          },
-        }),
-      ],
-    }),
+    ...(await startFakeParties(bus, log, {
+      plan: (userId) => plans.get(userId) ?? PLANS.starter,
+      access: (boardId, uid) => {
+        const b = boards.get(boardId);
+        if (!b) return null;
+        const access: BoardAccess =
+          b.ownerId === uid ? 'own' : uid === 0 ? (b.guests ? 'view' : 'none') : (b.access[uid] ?? 'none');
+        return { ownerId: b.ownerId, access };
+      },
+    })),
   );
 }, 90_000);
 

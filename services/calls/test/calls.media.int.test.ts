@@ -13,21 +13,13 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { chromium } from 'playwright-core';
 import type { Browser, Page } from 'playwright-core';
-import { connectBus, createLogger, createService, endpoint } from '@wb/platform';
+import { connectBus, createLogger } from '@wb/platform';
 import type { Bus, RunningService } from '@wb/platform';
 import { eventually, startStack } from '@wb/platform/testing';
 import type { RunningStack } from '@wb/platform/testing';
-import {
-  accessCheckInputSchema,
-  accessCheckReplySchema,
-  AppError,
-  emptyInputSchema,
-  PLANS,
-  planSchema,
-  usersNamesInputSchema,
-  usersNamesOutputSchema,
-} from '@wb/proto';
+import { PLANS } from '@wb/proto';
 import type { CallJoinReply } from '@wb/proto';
+import { startFakeParties } from '../src/testing/fakeParties';
 import { startJanus } from '../src/testing/janus';
 import type { StartedJanus } from '../src/testing/janus';
 import { JanusTestClient } from '../src/testing/janusClient';
@@ -70,55 +62,16 @@ const clients: JanusTestClient[] = [];
       ensureStream: false,
     });
     fakes.push(
-      await createService(bus, {
-        name: 'auth',
-        version: '0.0.0',
-        description: 'fake auth',
-        log,
-        endpoints: [
-          endpoint({
-            operation: 'plan.get',
-            input: emptyInputSchema,
-            output: planSchema,
-            handler: async () => PLANS.standard,
-          }),
-          endpoint({
-            operation: 'users.names',
-            input: usersNamesInputSchema,
-            output: usersNamesOutputSchema,
-            handler: async (input) => Object.fromEntries(input.ids.map((id) => [String(id), `Person ${id}`])),
-          }),
-        ],
-      }),
-      await createService(bus, {
-        name: 'boards',
-        version: '0.0.0',
-        description: 'fake boards',
-        log,
-        endpoints: [
-          endpoint({
-            operation: 'access.check',
-            input: accessCheckInputSchema,
-            output: accessCheckReplySchema,
-            handler: async (input, ctx) => {
-              if (input.boardId !== BOARD) throw new AppError('ERR_BOARD_NOT_FOUND');
-              const uid = ctx.actor.userId;
-              return {
+      ...(await startFakeParties(bus, log, {
+        plan: () => PLANS.standard,
+        access: (boardId, uid) =>
+          boardId !== BOARD
+            ? null
+            : {
+                ownerId: OWNER,
                 access: uid === OWNER ? 'own' : uid === STUDENT || uid === TEACHER_VIEWER ? 'edit' : 'none',
-                readOnlyReason: null,
-                board: {
-                  id: BOARD,
-                  title: 't',
-                  ownerId: OWNER,
-                  background: 'empty',
-                  defaultPermission: 'none',
-                  deleteOwnOnly: false,
-                },
-              };
-            },
-          }),
-        ],
-      }),
+              },
+      })),
     );
     // getUserMedia needs a secure context: http://127.0.0.1 is one
     page = http.createServer((_req, res) => res.end('<!doctype html><title>call</title>'));

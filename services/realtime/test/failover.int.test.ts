@@ -14,7 +14,7 @@ import { Redis } from 'ioredis';
 import { Pool } from 'pg';
 import { connectBus, createPool } from '@wb/platform';
 import type { Bus } from '@wb/platform';
-import { freePort, randomId, signUp, startStack } from '@wb/platform/testing';
+import { randomId, signUp } from '@wb/platform/testing';
 import type { RunningStack } from '@wb/platform/testing';
 import { resolveRealtimeOwner, RT_CLOSE } from '@wb/proto';
 import { loadBoardHandle } from '../src/commands/boardStore';
@@ -22,14 +22,11 @@ import { SCHEMA } from '../src/repositories/journal';
 import { FsSnapshotStore } from '../src/storage/snapshots';
 import { addShape, penStroke, TestClient } from '../src/testing/client';
 import { silentLogger } from '../src/testing/fakes';
+import { startTwoNodeStack, TWO_NODES } from '../src/testing/twoNodes';
 import { connectClient } from '../src/testing/wsClient';
 import type { WsConnection } from '../src/testing/wsClient';
 
-const SECRET = 'integration-test-shared-secret-0123456789';
-const NODE_A = 'services/realtime';
-const NODE_B = './services/realtime';
-// generous for 2 busy cores: a starved event loop must not make a healthy node look dead
-const NODE_TTL_MS = 3000;
+const { secret: SECRET, nodeA: NODE_A, nodeB: NODE_B, nodeTtlMs: NODE_TTL_MS } = TWO_NODES;
 
 let stack: RunningStack;
 let db: Pool;
@@ -39,20 +36,7 @@ let bus: Bus;
 
 beforeAll(async () => {
   snapshots = await mkdtemp(join(tmpdir(), 'wb-rt-snap-'));
-  const common = {
-    RT_SHARED_SECRET: SECRET,
-    SNAPSHOT_DIR: snapshots,
-    RT_LEASE_MS: '1500',
-    RT_NODE_TTL_MS: String(NODE_TTL_MS),
-  };
-  stack = await startStack({
-    deployables: ['services/auth', 'services/boards', NODE_A, NODE_B, 'gateway'],
-    env: { RT_SHARED_SECRET: SECRET, RT_NODE_TTL_MS: String(NODE_TTL_MS) },
-    envFor: {
-      [NODE_A]: { ...common, RT_NODE_ID: 'rt-1', RT_PORT: String(await freePort()) },
-      [NODE_B]: { ...common, RT_NODE_ID: 'rt-2', RT_PORT: String(await freePort()) },
-    },
-  });
+  stack = await startTwoNodeStack(snapshots);
   db = new Pool({ connectionString: stack.databaseUrl, max: 2 });
   redis = new Redis(stack.env.REDIS_URL!);
   bus = await connectBus({

@@ -20,10 +20,8 @@ import {
   DEFAULT_TEST_REDIS_URL,
   deleteRedisKeys,
   dropTestDatabase,
-  freePort,
   randomId,
   signUp,
-  startStack,
 } from '@wb/platform/testing';
 import type { RunningStack } from '@wb/platform/testing';
 import { eventSubject, resolveRealtimeOwner, RT_CLOSE } from '@wb/proto';
@@ -38,6 +36,7 @@ import type { Room } from '../src/room/room';
 import { NodeRegistry } from '../src/sharding/registry';
 import { FsSnapshotStore } from '../src/storage/snapshots';
 import { FakeSocket, silentLogger } from '../src/testing/fakes';
+import { startTwoNodeStack, TWO_NODES } from '../src/testing/twoNodes';
 import { TestClient } from '../src/testing/client';
 import { connectClient } from '../src/testing/wsClient';
 import type { WsConnection } from '../src/testing/wsClient';
@@ -305,10 +304,7 @@ describe('the room meter with an injected clock (SPEC T4–T8)', () => {
 });
 
 describe('through the real stack: two realtime nodes, boards, auth, gateway', () => {
-  const SECRET = 'integration-test-shared-secret-0123456789';
-  const NODE_A = 'services/realtime';
-  const NODE_B = './services/realtime';
-  const NODE_TTL_MS = 3000;
+  const { secret: SECRET, nodeA: NODE_A, nodeB: NODE_B, nodeTtlMs: NODE_TTL_MS } = TWO_NODES;
   let stack: RunningStack;
   let db: PgPool;
   let redis: Redis;
@@ -318,20 +314,7 @@ describe('through the real stack: two realtime nodes, boards, auth, gateway', ()
 
   beforeAll(async () => {
     snapshots = await mkdtemp(join(tmpdir(), 'wb-rt-minutes-'));
-    const common = {
-      RT_SHARED_SECRET: SECRET,
-      SNAPSHOT_DIR: snapshots,
-      RT_LEASE_MS: '1500',
-      RT_NODE_TTL_MS: String(NODE_TTL_MS),
-    };
-    stack = await startStack({
-      deployables: ['services/auth', 'services/boards', NODE_A, NODE_B, 'gateway'],
-      env: { RT_SHARED_SECRET: SECRET, RT_NODE_TTL_MS: String(NODE_TTL_MS) },
-      envFor: {
-        [NODE_A]: { ...common, RT_NODE_ID: 'rt-1', RT_PORT: String(await freePort()) },
-        [NODE_B]: { ...common, RT_NODE_ID: 'rt-2', RT_PORT: String(await freePort()) },
-      },
-    });
+    stack = await startTwoNodeStack(snapshots);
     db = new PgPool({ connectionString: stack.databaseUrl, max: 2 });
     redis = new Redis(stack.env.REDIS_URL!);
     bus = await connectBus({

@@ -514,7 +514,7 @@ export class CanvasRenderer {
     const slice = (deadline: { timeRemaining(): number }) => {
       this.warmHandle = null;
       if (this.scene.version !== version) return; // a newer scene warms itself
-      if (i === 0) this.scene.index(); // the R-tree first: hit tests and marquees need it
+      if (i === 0) this.scene.buildIndex(); // the R-tree first: hit tests and marquees need it
       while (i < items.length && deadline.timeRemaining() > 1) {
         const it = items[i++]!;
         if (it.paint === undefined && it.path === undefined && WARMED_KINDS.has(it.shape.kind))

@@ -289,8 +289,13 @@ export class Scene {
     return this.inZOrder(this.tree.search(rect).map((e) => e.item));
   }
 
-  /** the R-tree, bulk-loaded first if a load() left it empty (the renderer's idle warm-up asks early) */
-  index(): RBush<Entry> {
+  /** bulk-load the R-tree now if a load() left it empty (the renderer's idle warm-up does) */
+  buildIndex(): void {
+    this.index();
+  }
+
+  /** the R-tree, bulk-loaded first if a load() left it empty */
+  private index(): RBush<Entry> {
     if (this.unindexed) {
       this.tree.load(this.unindexed);
       this.unindexed = null;

@@ -35,7 +35,9 @@ export function boardSocketUrl(location: Pick<Location, 'protocol' | 'host'>, bo
  * as a new client would (fresh, render; a signed-in person's name comes from the session, never
  * from HELLO) and what the node answers waits here; a guest's is closed (guests name themselves
  * in HELLO, on the page). The page's first connection to that board adopts the socket and the
- * frames that came (a socket that closed meanwhile is replaced by a new one).
+ * frames that came (a socket that closed meanwhile is replaced by a new one). A socket no page
+ * adopts within EARLY_SOCKET_ABANDON_MS (a new account sent to onboarding, a chunk that failed to
+ * load) is closed, so the person does not linger in the board's presence until the tab closes.
  */
 interface EarlySocket {
   url: string;
@@ -46,9 +48,16 @@ interface EarlySocket {
 }
 let early: EarlySocket | null = null;
 
+export const EARLY_SOCKET_ABANDON_MS = 10_000;
+
 export function openBoardSocketEarly(url: string, signedIn: Promise<boolean>): void {
   const e: EarlySocket = { url, ws: newSocket(url), frames: [], greeted: false };
   early = e;
+  setTimeout(() => {
+    if (early !== e) return; // adopted or replaced
+    early = null;
+    e.ws.close();
+  }, EARLY_SOCKET_ABANDON_MS);
   e.ws.onmessage = (ev: MessageEvent<unknown>) => {
     if (!(ev.data instanceof ArrayBuffer)) return;
     const frame = new Uint8Array(ev.data);

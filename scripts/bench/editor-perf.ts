@@ -32,8 +32,9 @@
  * The classroom check (stroke latency p99 ≤ 50 ms with 31 clients) is `make bench-realtime`'s.
  * Writes artifacts/bench/editor-perf.json (what was measured, also when a later part could not
  * be). Env: BENCH_RUNS (cold opens, 3), BENCH_WEB_DIST (another build), BENCH_DEADLINE_S (1800),
- * BENCH_OPEN_ONLY=1 (stop after the opens and their timeline), BENCH_PROFILE=1 (a CPU profile of
- * the last open: the functions with the most self time until the paint).
+ * BENCH_OPEN_ONLY=1 (stop after the opens and their timeline), BENCH_PROFILE=open (a CPU profile of
+ * the last open until the paint; BENCH_PROFILE_FROM=<mark> starts it at a page mark) or =undo (of
+ * the nudge/undo repeats): the functions with the most self and total time.
  */
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -51,7 +52,8 @@ import { seedBigBoard } from './realtime-board';
 
 const DIST = resolve(ROOT, process.env.BENCH_WEB_DIST ?? join('web', 'dist'));
 const RUNS = Math.max(1, Number(process.env.BENCH_RUNS ?? 3));
-const PROFILE = process.env.BENCH_PROFILE === '1';
+/** BENCH_PROFILE=open (or 1): the last open; =undo: the nudge/undo repeats */
+const PROFILE = process.env.BENCH_PROFILE === '1' ? 'open' : process.env.BENCH_PROFILE;
 const FRAMES = 120;
 const HIT_TESTS = 200;
 const MARQUEE_OBJECTS = 5000;
@@ -656,43 +658,64 @@ function summariseLoad(s: LoadSample) {
   };
 }
 
-/**
- * BENCH_PROFILE=1: a CPU profile of the last open (navigation → live, Chrome's sampling profiler
- * through CDP); prints the functions with the most self time until the first full paint.
- */
-async function startProfile(context: BrowserContext, page: Page): Promise<() => Promise<void>> {
+interface CpuProfile {
+  nodes: Array<{
+    id: number;
+    parent?: number;
+    children?: number[];
+    callFrame: { functionName: string; url: string; lineNumber: number };
+  }>;
+  startTime: number;
+  samples?: number[];
+  timeDeltas?: number[];
+}
+
+/** Chrome's sampling profiler through CDP; `stop()` hands back the profile */
+async function startProfile(context: BrowserContext, page: Page): Promise<() => Promise<CpuProfile>> {
   const cdp = await context.newCDPSession(page);
   await cdp.send('Profiler.enable');
   await cdp.send('Profiler.setSamplingInterval', { interval: 200 });
   await cdp.send('Profiler.start');
-  return async () => {
-    const paintedAt = await page.evaluate(() => (window as unknown as BenchWindow).__wbBoard!.timings().paintedAt ?? 0);
-    // BENCH_PROFILE_FROM=<mark>: only what runs after that page mark (e.g. wb:render)
-    const fromMark = process.env.BENCH_PROFILE_FROM;
-    const fromAt = fromMark
-      ? await page.evaluate((m) => performance.getEntriesByName(m).at(-1)?.startTime ?? 0, fromMark)
-      : 0;
-    const { profile } = await cdp.send('Profiler.stop');
-    const byId = new Map(profile.nodes.map((n) => [n.id, n]));
-    const self = new Map<string, number>();
-    // sample times are µs since an arbitrary origin: count those up to the paint, from the start
-    let t = profile.startTime;
-    const origin = profile.startTime;
-    const deltas = profile.timeDeltas ?? [];
-    let firstPageUs: number | null = null;
-    for (let i = 0; i < (profile.samples ?? []).length; i++) {
-      t += deltas[i] ?? 0;
-      firstPageUs ??= t;
-      if ((t - origin) / 1000 > paintedAt + 50) break;
-      if ((t - origin) / 1000 < fromAt) continue;
-      const n = byId.get(profile.samples![i]!)!;
-      const f = n.callFrame;
-      const key = `${f.functionName || '(anonymous)'} ${basename(f.url || '')}:${f.lineNumber + 1}`;
-      self.set(key, (self.get(key) ?? 0) + (deltas[i + 1] ?? 0) / 1000);
-    }
-    const top = [...self.entries()].sort((a, b) => b[1] - a[1]).slice(0, 40);
-    log.info(`CPU profile until the paint (self ms): ${top.map(([k, ms]) => `${r1(ms)} ${k}`).join(' · ')}`);
+  return async () => (await cdp.send('Profiler.stop')).profile;
+}
+
+/**
+ * The functions with the most self time, and with the most total time (themselves and what they
+ * call), over the samples between `fromMs` and `toMs` after the profile started.
+ */
+function printProfile(what: string, profile: CpuProfile, fromMs = 0, toMs = Infinity): void {
+  const byId = new Map(profile.nodes.map((n) => [n.id, n]));
+  const parentOf = new Map<number, number>();
+  for (const n of profile.nodes) for (const c of n.children ?? []) parentOf.set(c, n.id);
+  const keyOf = (id: number) => {
+    const f = byId.get(id)!.callFrame;
+    return `${f.functionName || '(anonymous)'} ${basename(f.url || '')}:${f.lineNumber + 1}`;
   };
+  const self = new Map<string, number>();
+  const total = new Map<string, number>();
+  const deltas = profile.timeDeltas ?? [];
+  let t = profile.startTime;
+  for (let i = 0; i < (profile.samples ?? []).length; i++) {
+    t += deltas[i] ?? 0;
+    const at = (t - profile.startTime) / 1000;
+    if (at > toMs) break;
+    if (at < fromMs) continue;
+    const ms = (deltas[i + 1] ?? 0) / 1000;
+    const id = profile.samples![i]!;
+    self.set(keyOf(id), (self.get(keyOf(id)) ?? 0) + ms);
+    const seen = new Set<string>();
+    for (let n: number | undefined = id; n !== undefined; n = parentOf.get(n)) seen.add(keyOf(n));
+    for (const k of seen) total.set(k, (total.get(k) ?? 0) + ms);
+  }
+  const top = (m: Map<string, number>, n: number) =>
+    [...m.entries()]
+      .filter(([k]) => !k.startsWith('(root)') && !k.startsWith('(program)') && !k.startsWith('(idle)'))
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, n)
+      .map(([k, ms]) => `${r1(ms)} ${k}`)
+      .join(' · ');
+  log.info(`CPU profile of ${what}, self ms: ${top(self, 30)}`);
+  log.info(`CPU profile of ${what}, total ms: ${top(total, 30)}`);
 }
 
 async function main(): Promise<number> {
@@ -744,7 +767,10 @@ async function main(): Promise<number> {
     readyTimeoutMs: 60_000,
   });
 
-  browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+  browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    args: [...CHROMIUM_ARGS, ...(process.env.BENCH_CHROMIUM_FLAGS?.split(' ') ?? [])],
+  });
   const owner = await newContext();
   const ownerPage = await newPage(owner);
   phase = 'signing up';
@@ -777,10 +803,23 @@ async function main(): Promise<number> {
     phase = `open ${run}`;
     const context = await newContext(storageState);
     page = await newPage(context);
-    const profiler = PROFILE && run === RUNS ? await startProfile(context, page) : null;
+    const profiler = PROFILE === 'open' && run === RUNS ? await startProfile(context, page) : null;
     await page.goto(url, { waitUntil: 'commit' });
     await waitLive(page);
-    if (profiler) await profiler();
+    if (profiler) {
+      const profile = await profiler();
+      // BENCH_PROFILE_FROM=<mark>: only what runs after that page mark (e.g. wb:render)
+      const from = process.env.BENCH_PROFILE_FROM;
+      const [fromAt, paintedAt] = await page.evaluate(
+        (m) => [
+          m ? (performance.getEntriesByName(m).at(-1)?.startTime ?? 0) : 0,
+          (window as unknown as BenchWindow).__wbBoard!.timings().paintedAt ?? 0,
+        ],
+        from ?? '',
+      );
+      // the profile starts before the navigation: its clock and the page's start together
+      printProfile('the open until the paint', profile, fromAt, paintedAt + 50);
+    }
     const load = summariseLoad(await page.evaluate(collectLoad));
     loads.push(load);
     log.info(
@@ -1029,6 +1068,7 @@ async function measureUndo(p: Page, W: number, H: number) {
     throw new CannotMeasure(`could not select ~${UNDO_SHAPES} shapes with a marquee drag: ${why}`);
   log.info(`selected ${selected} shapes with a marquee drag`);
   const undos = [];
+  const profiler = PROFILE === 'undo' ? await startProfile(p.context(), p) : null;
   for (let i = 0; i < UNDO_REPEATS; i++) {
     const u = await p.evaluate(nudgeUndo);
     if (!u.nudged || !u.undone)
@@ -1037,6 +1077,7 @@ async function measureUndo(p: Page, W: number, H: number) {
       );
     undos.push(u);
   }
+  if (profiler) printProfile(`${UNDO_REPEATS} nudges and undos`, await profiler());
   const undoTotal = undos.map((u) => u.totalMs);
   return {
     selected,

@@ -6,6 +6,8 @@
  */
 import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
 import { useTranslation } from 'react-i18next';
+import { shallowEqual } from 'react-redux';
+import { useSyncExternalStoreWithSelector } from 'use-sync-external-store/with-selector';
 import { DEFAULT_SETTINGS, type BoardBackground, type Plan, type Settings, type SettingsPatch } from '@wb/proto';
 import { useAppDispatch } from '../../app/store';
 import { notify } from '../../ui/toastsSlice';
@@ -172,7 +174,14 @@ function createEditor(
 export function BoardSession({ boardId, client, name, guest, style, settings, plan }: BoardSessionProps) {
   const { t } = useTranslation('board');
   const dispatch = useAppDispatch();
-  const snap = useSyncExternalStore(client.subscribe, client.getSnapshot);
+  // what the page shows; the save state (changes at every edit) re-renders its own component only
+  const snap = useSyncExternalStoreWithSelector(
+    client.subscribe,
+    client.getSnapshot,
+    client.getSnapshot,
+    pageSnapshot,
+    shallowEqual,
+  );
   const board = useGetBoardQuery(boardId);
   const [editor, setEditor] = useState<EditorApi | null>(null);
   const host = useRef<HTMLDivElement>(null);
@@ -314,12 +323,10 @@ export function BoardSession({ boardId, client, name, guest, style, settings, pl
   const readOnly = snap.readOnly;
   const access = accessOf(snap.welcome?.access, readOnly);
   const owner = snap.welcome?.role === 'owner' || board.data?.access === 'own';
-  const saveState = snap.ready ? snap.saveState : 'connecting';
-  const saveLabel = !snap.ready && snap.status !== 'reconnecting' ? t('save.connecting') : t(`save.${snap.saveState}`);
   const title = snap.board?.title ?? board.data?.title;
   const callUpgrade = owner && !guest ? !plan.features.call : lessonPaid === false;
   return (
-    <main id="main" className="board-view" data-status={snap.status} data-save={snap.saveState}>
+    <main id="main" className="board-view" data-status={snap.status}>
       <h1 className="sr-only">{title ?? t('translation:board.label', { id: boardId })}</h1>
       <BoardHeader
         boardId={boardId}
@@ -341,7 +348,7 @@ export function BoardSession({ boardId, client, name, guest, style, settings, pl
             onUpgrade={() => dispatch(notify({ type: 'info', message: t('lesson.upgrade') }))}
           />
         }
-        save={{ state: saveState, label: saveLabel }}
+        save={<SaveState client={client} />}
         onExport={() => setExporting(true)}
         files={{
           open: filesOpen,
@@ -443,7 +450,11 @@ export function BoardSession({ boardId, client, name, guest, style, settings, pl
         pasteRef={pasteImage}
         onUpgrade={() => setUpgrade('fileUpload')}
       />
-      {!snap.ready ? <div className="board-loading">{saveLabel}</div> : null}
+      {!snap.ready ? (
+        <div className="board-loading">
+          {t(snap.status === 'reconnecting' ? 'save.reconnecting' : 'save.connecting')}
+        </div>
+      ) : null}
       {exporting && editor ? (
         <Suspense fallback={null}>
           <BoardExport
@@ -463,9 +474,40 @@ export function BoardSession({ boardId, client, name, guest, style, settings, pl
   );
 }
 
+const pageSnapshot = (s: BoardSnapshot) => ({
+  status: s.status,
+  lock: s.lock,
+  board: s.board,
+  presence: s.presence,
+  ready: s.ready,
+  readOnly: s.readOnly,
+  readOnlyCause: s.readOnlyCause,
+  welcome: s.welcome,
+});
+const saveSnapshot = (s: BoardSnapshot) => ({ ready: s.ready, status: s.status, saveState: s.saveState });
+
+/** Saved, saving, reconnecting or connecting, in the header. */
+function SaveState({ client }: { client: BoardClient }) {
+  const { t } = useTranslation('board');
+  const snap = useSyncExternalStoreWithSelector(
+    client.subscribe,
+    client.getSnapshot,
+    client.getSnapshot,
+    saveSnapshot,
+    shallowEqual,
+  );
+  const state = snap.ready ? snap.saveState : 'connecting';
+  const label = !snap.ready && snap.status !== 'reconnecting' ? t('save.connecting') : t(`save.${snap.saveState}`);
+  return (
+    <p className={`save-state save-${state}`} role="status" aria-label={t('save.label')}>
+      {label}
+    </p>
+  );
+}
+
 /** The style panel, closable on phones (a bottom sheet there) until the tool or selection changes. */
 function StyleSheet(props: Omit<React.ComponentProps<typeof StylePanel>, 'onClose'>) {
-  const state = useEditorState(props.editor);
+  const state = useEditorState(props.editor, (s) => ({ tool: s.tool, selection: s.selection }));
   const sections = styleSections(state);
   const context = `${state.tool}:${state.selection.count}`;
   const [closedFor, setClosedFor] = useState<string | null>(null);

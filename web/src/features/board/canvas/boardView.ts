@@ -321,7 +321,17 @@ export class BoardView implements ToolHost, EditorApi {
       if (s.groupId) groups.add(s.groupId);
       else ungrouped = true;
     }
-    return { count: this.selected.size, kinds: [...kinds], locked, grouped: groups.size > 0 && !ungrouped };
+    const next = { count: this.selected.size, kinds: [...kinds], locked, grouped: groups.size > 0 && !ungrouped };
+    // the same object while nothing in it changed: panels that show the selection do not re-render
+    const prev = (this.state as EditorState | undefined)?.selection; // undefined while constructing
+    return prev &&
+      prev.count === next.count &&
+      prev.locked === next.locked &&
+      prev.grouped === next.grouped &&
+      prev.kinds.length === next.kinds.length &&
+      prev.kinds.every((k, i) => k === next.kinds[i])
+      ? prev
+      : next;
   }
 
   // ------------------------------------------------------------------------------------------
@@ -429,11 +439,13 @@ export class BoardView implements ToolHost, EditorApi {
 
   private change(fn: (d: BoardDoc) => void, recordUndo: boolean): boolean {
     const before = this.client.doc;
-    const whole = (d: BoardDoc) => {
+    // connectors bound to the shapes the change wrote follow them (written: every bound shape
+    // when the change could not be recorded)
+    const whole = (d: BoardDoc, written: () => Iterable<string> = () => this.scene.boundShapeIds()) => {
       fn(d);
       followBindings(
         d,
-        this.scene.boundShapeIds(),
+        written(),
         (id) => readShape(id, d.shapes?.[bucketOf(id)]?.[id]),
         (id) => this.scene.connectorsOf(id),
       );
@@ -452,7 +464,7 @@ export class BoardView implements ToolHost, EditorApi {
     });
     let ok: boolean;
     try {
-      if (!writes) ok = this.client.change(whole) !== null;
+      if (!writes) ok = this.client.change((d) => whole(d)) !== null;
       else if (fitsOneChange(writes)) ok = this.client.change((d) => replay(d, writes)) !== null;
       else ok = this.client.changeInParts(writes, writesCost, (d, w) => replay(d, [w])).length > 0;
     } finally {

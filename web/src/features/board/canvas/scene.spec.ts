@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import * as A from '@automerge/automerge/slim';
 import { BUCKET_NAMES, GEOMETRIC_SHAPES, packPoints } from '@wb/proto';
 import type { ShapeRecord } from '@wb/proto';
-import { putShape, removeShape, type BoardDoc } from '../realtime/boardDoc';
+import { getShape, moveShape, putShape, removeShape, type BoardDoc } from '../realtime/boardDoc';
 import { contains, intersects, type Rect } from './camera';
 import { keyAbove } from './fractionalIndex';
 import { hitsShape, shapeTouchesRect } from './geometry';
@@ -216,6 +216,14 @@ describe('scene index', () => {
       scene.apply(doc, { all: false, ids: touched });
       compareWithNaive(scene, r);
     }
+    // moves keep their z: the new items take the old ones' places in the order
+    const moved = new Set(scene.ids().slice(0, 40));
+    doc = A.change(doc, (d) => {
+      for (const id of moved) moveShape(d, id, 13, -7);
+    });
+    scene.apply(doc, { all: false, ids: moved });
+    compareWithNaive(scene, r);
+    expect(scene.get([...moved][0]!)!.shape.x).toBe(getShape(doc, [...moved][0]!)!.x);
     // bounds and the z extremes
     const order = naiveOrder(scene);
     expect(scene.topZ()).toBe(order.at(-1)!.shape.z);

@@ -106,15 +106,18 @@ export class Scene {
       const splice = ids.length <= SPLICE_LIMIT;
       for (const id of ids) {
         const old = this.items.get(id);
+        const shape = getShape(doc, id);
+        // the same z (a move, a restyle): the new item takes the old one's place in the order
+        let at = -1;
         if (old) {
           this.changed(old.bounds);
           this.index().remove(this.entries.get(id)!);
           this.entries.delete(id);
           this.items.delete(id);
           this.bind(old.shape, false);
-          if (splice) this.unorder(old);
+          if (splice && shape?.z === old.shape.z) at = this.indexOf(old);
+          if (splice && at < 0) this.unorder(old);
         }
-        const shape = getShape(doc, id);
         if (!shape) continue;
         const it = makeItem(shape);
         this.changed(it.bounds);
@@ -123,7 +126,8 @@ export class Scene {
         this.entries.set(id, e);
         this.index().insert(e);
         this.bind(shape, true);
-        if (splice) this.ordered.splice(this.lowerBound(it), 0, it);
+        if (at >= 0) this.ordered[at] = it;
+        else if (splice) this.ordered.splice(this.lowerBound(it), 0, it);
       }
       if (!splice) this.ordered = sortByZ(this.items.values());
       this.ranksDirty = true;
@@ -190,15 +194,17 @@ export class Scene {
     return lo;
   }
 
-  private unorder(it: SceneItem): void {
+  /** where `it` is in the order (-1 when absent) */
+  private indexOf(it: SceneItem): number {
     let i = this.lowerBound(it);
     // the same z and id can only be this item, but be safe with equal keys
     while (i < this.ordered.length && this.ordered[i] !== it && byZ(this.ordered[i]!, it) === 0) i++;
-    if (this.ordered[i] === it) this.ordered.splice(i, 1);
-    else {
-      const j = this.ordered.indexOf(it);
-      if (j >= 0) this.ordered.splice(j, 1);
-    }
+    return this.ordered[i] === it ? i : this.ordered.indexOf(it);
+  }
+
+  private unorder(it: SceneItem): void {
+    const i = this.indexOf(it);
+    if (i >= 0) this.ordered.splice(i, 1);
   }
 
   private bind(shape: ShapeRecord, add: boolean): void {

@@ -256,7 +256,7 @@ test('the header files button; without fileUpload the upgrade prompt explains fi
           presence={[]}
           selfPeerId={undefined}
           onExport={() => {}}
-          save={{ state: 'saved', label: 'Saved' }}
+          save={<p className="save-state save-saved">Saved</p>}
           files={{ open: false, onToggle: () => setUpgrade(true) }}
         />
         {upgrade ? <BoardUpgradeDialog reason="fileUpload" maxPresets={3} onClose={() => setUpgrade(false)} /> : null}

@@ -40,8 +40,8 @@ export interface BoardHeaderProps {
   selfPeerId: number | undefined;
   /** the board menu's Export… (the page opens the export dialog) */
   onExport: () => void;
-  /** the save state's words and class (saved, saving, reconnecting, connecting) */
-  save: { state: string; label: string };
+  /** the save state (SaveState): its own component, re-rendered alone at every change */
+  save: React.ReactNode;
   /** the file drawer's button (the page opens the drawer or the upgrade prompt) */
   files?: { open: boolean; onToggle: () => void };
   /** the chat panel's button with its unread count (chat/ChatButton) */
@@ -106,9 +106,7 @@ export function BoardHeader(props: BoardHeaderProps) {
       {props.chat ? <ChatButton {...props.chat} /> : null}
       {props.call}
       {props.lesson}
-      <p className={`save-state save-${props.save.state}`} role="status" aria-label={t('save.label')}>
-        {props.save.label}
-      </p>
+      {props.save}
       <Presence presence={props.presence} self={props.selfPeerId} follow={props.follow} />
       <BoardMenu onExport={props.onExport} />
       {share

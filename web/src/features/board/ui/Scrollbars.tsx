@@ -9,15 +9,15 @@ import { useEditorState } from './editorHooks';
 import { contentBounds, union } from './Minimap';
 
 export function Scrollbars({ editor }: { editor: EditorApi }) {
-  const state = useEditorState(editor);
+  const view = useEditorState(editor, (s) => s.view);
   // the bounds walk every shape: once per scene version, not per camera move
   const version = (editor.scene as { version?: number }).version ?? 0;
   const content = useMemo(() => contentBounds(editor), [editor, version]);
-  const total = union(content, state.view);
+  const total = union(content, view);
   return (
     <>
-      <Bar editor={editor} axis="x" total={total} view={state.view} />
-      <Bar editor={editor} axis="y" total={total} view={state.view} />
+      <Bar editor={editor} axis="x" total={total} view={view} />
+      <Bar editor={editor} axis="y" total={total} view={view} />
     </>
   );
 }

@@ -54,10 +54,10 @@ export interface SelectionBarProps {
 
 export function SelectionBar({ editor, powerTools, onUpgrade }: SelectionBarProps) {
   const { t } = useTranslation('board');
-  const state = useEditorState(editor);
+  const selection = useEditorState(editor, (s) => s.selection);
   const mac = isMacPlatform();
-  if (state.selection.count === 0) return null;
-  const { locked, grouped } = state.selection;
+  if (selection.count === 0) return null;
+  const { locked, grouped } = selection;
   const groups: ActionId[][] = [
     ['copy', 'cut', 'paste', 'duplicate', 'delete'],
     ['bringForward', 'sendBackward', 'bringToFront', 'sendToBack'],
@@ -88,7 +88,7 @@ export function SelectionBar({ editor, powerTools, onUpgrade }: SelectionBarProp
     );
   };
   return (
-    <div className="selection-bar" role="toolbar" aria-label={t('selection.label', { count: state.selection.count })}>
+    <div className="selection-bar" role="toolbar" aria-label={t('selection.label', { count: selection.count })}>
       {groups.map((g, i) => (
         <div key={i} className="selection-group">
           {g.map(button)}

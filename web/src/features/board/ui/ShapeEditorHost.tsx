@@ -20,7 +20,7 @@ export interface ShapeEditorHostProps {
 }
 
 export function ShapeEditorHost({ editor, advancedGraphs, onUpgrade }: ShapeEditorHostProps) {
-  const { editing } = useEditorState(editor);
+  const editing = useEditorState(editor, (s) => s.editing);
   const id = editing?.id ?? null;
   // the record as it is now (others may edit it too); the scene replaces a changed record
   const subscribe = useCallback((fn: () => void) => editor.subscribe(fn), [editor]);

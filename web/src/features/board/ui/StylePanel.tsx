@@ -54,7 +54,12 @@ export interface StylePanelProps {
 
 export function StylePanel({ editor, presets, maxPresets, onSavePresets, onUpgrade, onClose }: StylePanelProps) {
   const { t } = useTranslation('board');
-  const state = useEditorState(editor);
+  const state = useEditorState(editor, (s) => ({
+    tool: s.tool,
+    selection: s.selection,
+    style: s.style,
+    penOnly: s.penOnly,
+  }));
   const s = state.style;
   const show = styleSections(state);
   const set = (patch: Partial<ToolStyle>) => editor.setStyle(patch);

@@ -110,7 +110,7 @@ export function ariaKeys(keys: string, mac: boolean): string {
 
 export function Toolbar({ editor, readOnly, collapsible, collapsed, onCollapsedChange, onShortcuts }: ToolbarProps) {
   const { t } = useTranslation('board');
-  const state = useEditorState(editor);
+  const state = useEditorState(editor, (s) => ({ tool: s.tool, canUndo: s.canUndo, canRedo: s.canRedo }));
   const mac = isMacPlatform();
   const [lastShape, setLastShape] = useState<ShapeTool>(() => (isShape(state.tool) ? state.tool : 'rectangle'));
   useEffect(() => {

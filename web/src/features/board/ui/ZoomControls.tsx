@@ -15,9 +15,9 @@ export interface ZoomControlsProps {
 
 export function ZoomControls({ editor, minimapOpen, onToggleMinimap }: ZoomControlsProps) {
   const { t } = useTranslation('board');
-  const state = useEditorState(editor);
+  const zoom = useEditorState(editor, (s) => s.camera.zoom);
   const mac = isMacPlatform();
-  const percent = Math.round(state.camera.zoom * 100);
+  const percent = Math.round(zoom * 100);
   const button = (id: ActionId, Icon: LucideIcon | null, onClick?: () => void, pressed?: boolean) => {
     const s = shortcutOf({ action: id });
     const name = t(`actions.${id}`);

@@ -287,12 +287,19 @@ export function duplicate(
 }
 
 /** selecting one member of a group selects the whole group (the ids, then the other members) */
-export function expandGroups(ids: Iterable<string>, scene: ShapeOrder): string[] {
+export function expandGroups(
+  ids: Iterable<string>,
+  scene: ShapeOrder & { get(id: string): { shape: ShapeRecord } | undefined },
+): string[] {
   const out = new Set(ids);
   const groups = new Set<string>();
-  const list = scene.order();
-  for (const it of list) if (out.has(it.shape.id) && it.shape.groupId) groups.add(it.shape.groupId);
-  if (groups.size) for (const it of list) if (it.shape.groupId && groups.has(it.shape.groupId)) out.add(it.shape.id);
+  for (const id of out) {
+    const g = scene.get(id)?.shape.groupId;
+    if (g) groups.add(g);
+  }
+  // the whole board is walked only when a group is involved
+  if (groups.size)
+    for (const it of scene.order()) if (it.shape.groupId && groups.has(it.shape.groupId)) out.add(it.shape.id);
   return [...out];
 }
 

@@ -83,6 +83,20 @@ describe('recordChange / replay', () => {
     expect(getShape(replayed, 'new')!.y).toBe(9);
   });
 
+  it('tells the change which shapes it has written so far, and reads a record as it now is', () => {
+    const doc = boardWith(3);
+    const seen: string[][] = [];
+    recordChange(doc, (d, written) => {
+      seen.push([...written()]);
+      moveShape(d, 'shape-2', 1, 0);
+      removeShape(d, 'shape-0');
+      seen.push([...written()]);
+      expect(getShape(d, 'shape-2')).toEqual({ ...rect('shape-2', 21) });
+      expect(getShape(d, 'shape-1')).toEqual(rect('shape-1', 10));
+    });
+    expect(seen).toEqual([[], ['shape-2', 'shape-0']]);
+  });
+
   it('writes it cannot record (outside shapes) are refused, so the caller runs the change directly', () => {
     const doc = boardWith(1);
     expect(() =>

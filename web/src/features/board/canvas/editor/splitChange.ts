@@ -33,9 +33,10 @@ export class NotRecordable extends Error {}
 
 /**
  * Runs `fn` against a recording view of `doc` and returns the shapes it wrote, in first-write
- * order. Throws NotRecordable for writes outside `shapes.<bucket>.<id>[.<field>]`.
+ * order; `fn` may ask which shapes it has written so far (`written()`). Throws NotRecordable for
+ * writes outside `shapes.<bucket>.<id>[.<field>]`.
  */
-export function recordChange(doc: BoardDoc, fn: (d: BoardDoc) => void): ShapeWrites[] {
+export function recordChange(doc: BoardDoc, fn: (d: BoardDoc, written: () => Iterable<string>) => void): ShapeWrites[] {
   const writes = new Map<string, ShapeWrites>();
   const real = (id: string) => doc.shapes?.[bucketOf(id)]?.[id] as Record<string, Value> | undefined;
   const entry = (id: string): ShapeWrites => {
@@ -53,17 +54,18 @@ export function recordChange(doc: BoardDoc, fn: (d: BoardDoc) => void): ShapeWri
     if (w.put) return w.put;
     return w.removed ? undefined : real(id);
   };
+  /** one field as the change has made it so far */
+  const fieldOf = (id: string, field: string): Value => {
+    const w = writes.get(id);
+    if (w && !w.put && w.fields.has(field)) {
+      const v = w.fields.get(field);
+      return v === DELETED ? undefined : v;
+    }
+    return current(id)?.[field];
+  };
   const recordView = (id: string): Record<string, Value> =>
     new Proxy({} as Record<string, Value>, {
-      get(_t, field) {
-        if (typeof field !== 'string') return undefined;
-        const w = writes.get(id);
-        if (w && !w.put && w.fields.has(field)) {
-          const v = w.fields.get(field);
-          return v === DELETED ? undefined : v;
-        }
-        return current(id)?.[field];
-      },
+      get: (_t, field) => (typeof field === 'string' ? fieldOf(id, field) : undefined),
       set(_t, field, value) {
         if (typeof field !== 'string') throw new NotRecordable('symbol field');
         const w = entry(id);
@@ -80,8 +82,9 @@ export function recordChange(doc: BoardDoc, fn: (d: BoardDoc) => void): ShapeWri
       },
       has: (_t, field) => typeof field === 'string' && current(id)?.[field] !== undefined,
       ownKeys: () => Reflect.ownKeys(materialise(id)),
+      // per field, not a whole copy: Object.keys asks for each key's descriptor
       getOwnPropertyDescriptor: (_t, field) => {
-        const value = typeof field === 'string' ? materialise(id)[field] : undefined;
+        const value = typeof field === 'string' ? fieldOf(id, field) : undefined;
         return value === undefined ? undefined : { value, enumerable: true, configurable: true, writable: true };
       },
     });
@@ -158,7 +161,7 @@ export function recordChange(doc: BoardDoc, fn: (d: BoardDoc) => void): ShapeWri
       throw new NotRecordable('only shapes are written');
     },
   });
-  fn(root);
+  fn(root, () => [...writes.keys()]);
   return [...writes.values()];
 }
 

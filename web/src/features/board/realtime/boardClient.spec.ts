@@ -78,6 +78,7 @@ describe('join and edit (J2, J5, S2, P2)', () => {
 
     const hash = client.change((d) => putShape(d, pen('s1', 7)));
     expect(hash).toMatch(/^[0-9a-f]{64}$/);
+    expect(hash).toBe(A.decodeChange(client.pending.get(hash!)!).hash); // the head is the change's hash
     expect(client.getSnapshot()).toMatchObject({ saveState: 'saving', pending: 1 });
     await settle();
     expect(server.shapeIds()).toEqual(['s1']);

@@ -1,4 +1,4 @@
-import { Component, Suspense, useEffect, useState, type ErrorInfo, type ReactNode } from 'react';
+import { Component, Suspense, useEffect, useMemo, useState, type ErrorInfo, type ReactNode } from 'react';
 import {
   createBrowserRouter,
   Navigate,
@@ -99,10 +99,14 @@ function Root() {
     return () => document.removeEventListener('keydown', onKey);
   }, []);
 
+  // the page itself when its chunk is there (no Suspense fallback, see pages.tsx), else the lazy
+  // one; chosen once per page, so React never swaps one for the other under a mounted page
+  const pageKey = match && !match.placeholder ? match.route.page : undefined;
+  const Page = useMemo(() => pageKey && (PAGES[pageKey].loaded ?? PAGES[pageKey]), [pageKey]);
+
   if ('redirect' in resolution) return <Navigate to={resolution.redirect} replace />;
-  const { route, placeholder } = resolution.render;
-  const Page = PAGES[route.page];
-  const page = placeholder ? (
+  const { route } = resolution.render;
+  const page = !Page ? (
     <Loading />
   ) : (
     <PageErrorBoundary key={route.page} fallback={<p role="alert">{i18n.t('errors.ERR_UNKNOWN')}</p>}>

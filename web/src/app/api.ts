@@ -3,6 +3,7 @@
  * goes through `callApi` (spec §7/§8 rules) with the page's fetch, cookies and timers.
  */
 import { createApi, type BaseQueryFn } from '@reduxjs/toolkit/query/react';
+import { takeBootResponse } from './bootRequests';
 import { callApi, type ApiError, type ClientEffects, type RequestSpec } from './apiClient';
 import { navigateTo } from './navigation';
 import { notify } from '../ui/toastsSlice';
@@ -12,7 +13,8 @@ export type { ApiError } from './apiClient';
 export const baseQuery: BaseQueryFn<string | RequestSpec, unknown, ApiError> = async (args, { dispatch }) => {
   const spec = typeof args === 'string' ? { url: args } : args;
   const fx: ClientEffects = {
-    fetch: (url, init) => fetch(url, init),
+    // the first GET of the session's URLs takes what boot.ts asked for already
+    fetch: (url, init) => takeBootResponse(url, init, performance.now()) ?? fetch(url, init),
     cookies: () => document.cookie,
     notice: (code) => dispatch(notify({ type: 'info', message: code, code })),
     sessionExpired: () =>

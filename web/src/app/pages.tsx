@@ -6,16 +6,29 @@
 import { lazy, type ComponentType, type LazyExoticComponent } from 'react';
 import { Navigate } from 'react-router-dom';
 import type { PageProps } from './pageProps';
-import { boardSocketUrl, openBoardSocketEarly } from '../features/board/realtime/transport';
 import { matchPattern, ROUTES, splitLocale, type PageKey } from './routes';
 import { withPrefix } from './routes';
 import { isChunkLoadError, reloadForChunkError } from './chunkReload';
 
-type Page = LazyExoticComponent<ComponentType<PageProps>> & { preload?: () => void };
+type Page = LazyExoticComponent<ComponentType<PageProps>> & {
+  preload?: () => Promise<void>;
+  /**
+   * The page itself once its chunk has loaded: rendered directly, it does not suspend. A lazy
+   * page suspends on its first render even when its chunk is already there, and React 19 shows
+   * what a Suspense boundary reveals no sooner than 300 ms after its fallback (FALLBACK_THROTTLE_MS):
+   * on the editor bench that held a board's first paint back by ~0.25 s.
+   */
+  loaded?: ComponentType<PageProps>;
+};
 
 export function lazyPage<M>(load: () => Promise<M>, pick: (m: M) => ComponentType<PageProps>): Page {
+  const loadPage = () =>
+    load().then((m) => {
+      page.loaded = pick(m);
+      return m;
+    });
   const page: Page = lazy(() =>
-    load().then(
+    loadPage().then(
       (m) => ({ default: pick(m) }),
       (err: unknown) => {
         if (isChunkLoadError(err) && reloadForChunkError(localStorage, Date.now(), () => window.location.reload())) {
@@ -26,7 +39,11 @@ export function lazyPage<M>(load: () => Promise<M>, pick: (m: M) => ComponentTyp
     ),
   );
   // the chunk, without rendering: the browser loads a module once, so React's import reuses it
-  page.preload = () => void load().catch(() => undefined);
+  page.preload = () =>
+    loadPage().then(
+      () => undefined,
+      () => undefined,
+    );
   return page;
 }
 
@@ -122,17 +139,11 @@ export const PAGES: Record<PageKey, Page> = {
 /**
  * Start loading the chunk of the page at `pathname` now, in parallel with the session request,
  * instead of once the session has resolved (which route renders can depend on the session; the
- * chunk is the same). A board opened by link also opens its socket now; `signedIn` (the session
- * request's answer) decides whether that socket joins at once.
+ * chunk is the same); resolves once it has loaded (or failed: the lazy page reports that). A
+ * board's socket and chunk were started earlier still, by boot.ts.
  */
-export function preloadPageAt(pathname: string, signedIn: Promise<boolean>): void {
+export function preloadPageAt(pathname: string): Promise<void> {
   const { rest } = splitLocale(pathname);
-  for (const route of ROUTES) {
-    const params = matchPattern(route.pattern, rest);
-    if (!params) continue;
-    PAGES[route.page].preload?.();
-    // S9: and the board's socket, which joins once `signedIn` says so (the page adopts it)
-    if (route.page === 'board' && params.id) openBoardSocketEarly(boardSocketUrl(window.location, params.id), signedIn);
-    return;
-  }
+  const route = ROUTES.find((r) => matchPattern(r.pattern, rest));
+  return (route && PAGES[route.page].preload?.()) ?? Promise.resolve();
 }

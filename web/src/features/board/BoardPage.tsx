@@ -38,7 +38,13 @@ function storedGuestName(): string {
   }
 }
 
+let rendered = false;
+
 export function BoardPage({ match, url }: PageProps) {
+  if (!rendered) {
+    rendered = true;
+    performance.mark('wb:board-page'); // the open's timeline: React reached the page
+  }
   const boardId = match.params.id ?? '';
   const strings = useNamespace('board');
   const { session, user, settings, plan } = useSession();

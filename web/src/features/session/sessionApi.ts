@@ -13,6 +13,7 @@ import {
 } from '@wb/proto';
 import type { BaseQueryApi } from '@reduxjs/toolkit/query';
 import { api, baseQuery } from '../../app/api';
+import { isSignedInUser } from '../../app/bootRequests';
 
 /** GET with a fallback value instead of an error. */
 async function getOr<T>(url: string, fallback: T, qapi: BaseQueryApi, extra: object): Promise<{ data: T }> {
@@ -68,7 +69,7 @@ export const {
   useSendVerificationMutation,
 } = sessionApi;
 
-export const isLoggedIn = (user: UserDto | null | undefined): user is UserDto => !!user && user.id !== 0;
+export const isLoggedIn = (user: UserDto | null | undefined): user is UserDto => isSignedInUser(user);
 
 /** Settings with the defaults filled in (empty settings after a failed load). */
 export function withDefaults(settings: Partial<Settings> | undefined): Settings {

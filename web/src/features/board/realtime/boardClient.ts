@@ -10,7 +10,6 @@ import * as A from '@automerge/automerge/slim';
 import {
   decodeEphemeralBatch,
   decodeList,
-  decodeRenderSnapshot,
   encodeBytesFrame,
   encodeEphemeral,
   encodeJsonFrame,
@@ -25,6 +24,7 @@ import type { BoardInfo, EphemeralKind, PresenceEntry, RenderRecord, RtError, We
 import { getShape, isReady, touchedShapeIds, type BoardDoc } from './boardDoc';
 import { EphemeralOutbox, RemoteEphemeral } from './ephemeral';
 import { decodeBoardInfo, decodePresence, decodeRtError, decodeSaved, decodeWelcome } from './messages';
+import { renderRecords } from './renderFrame';
 import type { Connection, Transport } from './transport';
 import { browserTimers, type Timers } from './timers';
 
@@ -453,20 +453,18 @@ export class BoardClient {
         this.holdForPaint = true;
         this.previewTimer = this.timers.setTimeout(() => this.previewShown(), PREVIEW_HOLD_MS);
         const gen = this.generation;
-        gunzip(payload)
-          .then(decodeRenderSnapshot)
-          .then(
-            (records) => {
-              if (gen !== this.generation || !this.holdForPaint) return; // too late: the DOC is loading
-              performance.mark('wb:render');
-              this.preview = records;
-              for (const fn of this.renderListeners) fn(records);
-            },
-            (err: unknown) => {
-              console.warn('render snapshot ignored', err); // only a preview: the DOC follows
-              if (gen === this.generation) this.previewShown();
-            },
-          );
+        renderRecords(payload).then(
+          (records) => {
+            if (gen !== this.generation || !this.holdForPaint) return; // too late: the DOC is loading
+            performance.mark('wb:render');
+            this.preview = records;
+            for (const fn of this.renderListeners) fn(records);
+          },
+          (err: unknown) => {
+            console.warn('render snapshot ignored', err); // only a preview: the DOC follows
+            if (gen === this.generation) this.previewShown();
+          },
+        );
         return;
       }
       case MSG.DOC: {
@@ -722,10 +720,4 @@ export function partsWithinLimits<T>(items: readonly T[], cost: (item: T) => Cha
 
 function sameHeads(a: A.Heads, b: A.Heads): boolean {
   return a.length === b.length && a.every((h) => b.includes(h));
-}
-
-/** RENDER frames are gzipped (S9): inflated off the frame handler, by the browser's own zlib */
-async function gunzip(bytes: Uint8Array): Promise<Uint8Array> {
-  const stream = new Blob([bytes as BlobPart]).stream().pipeThrough(new DecompressionStream('gzip'));
-  return new Uint8Array(await new Response(stream).arrayBuffer());
 }

@@ -5,6 +5,7 @@
  * an in-memory transport.
  */
 import { encodeJsonFrame, MSG, REALTIME_PATH_PREFIX, REALTIME_PROTOCOL_VERSION } from '@wb/proto';
+import { startRenderDecoding } from './renderFrame';
 
 export interface TransportHandlers {
   /** `greeted`: the socket said HELLO already (an early socket, S9): the client must not again */
@@ -30,7 +31,7 @@ export function boardSocketUrl(location: Pick<Location, 'protocol' | 'host'>, bo
 }
 
 /**
- * S9: a board opened by link opens its socket at boot (main.tsx), while the session, the page's
+ * S9: a board opened by link opens its socket at boot (boot.ts), while the session, the page's
  * chunk and the wasm load. Once the session says the person is signed in, that socket says HELLO
  * as a new client would (fresh, render; a signed-in person's name comes from the session, never
  * from HELLO) and what the node answers waits here; a guest's is closed (guests name themselves
@@ -63,6 +64,7 @@ export function openBoardSocketEarly(url: string, signedIn: Promise<boolean>): v
     const frame = new Uint8Array(ev.data);
     performance.mark(`wb:early-frame-${frame[0]}`); // the open's timeline (a few frames only)
     e.frames.push(frame);
+    startRenderDecoding(frame); // while the page's code is still loading
   };
   void signedIn.then((yes) => {
     if (early !== e) return; // adopted (un-greeted) or replaced already
@@ -105,9 +107,17 @@ export class WebSocketTransport implements Transport {
       performance.mark('wb:socket-open');
       handlers.onOpen({ greeted: adopted?.greeted ?? false });
     };
+    const marked = new Set<number>();
     const deliver = (e: MessageEvent<unknown>) => {
       // the server sends binary frames only
-      if (e.data instanceof ArrayBuffer) handlers.onFrame(new Uint8Array(e.data));
+      if (!(e.data instanceof ArrayBuffer)) return;
+      const frame = new Uint8Array(e.data);
+      // the open's timeline: when each kind of frame first reached the page
+      if (!marked.has(frame[0]!)) {
+        marked.add(frame[0]!);
+        performance.mark(`wb:frame-${frame[0]}`);
+      }
+      handlers.onFrame(frame);
     };
     if (adopted && ws.readyState === WebSocket.OPEN) {
       // after connect() returned (the caller keeps the connection first); until then frames

@@ -1,0 +1,47 @@
+/**
+ * What a page starts before the app's code has loaded (main.tsx runs this, then imports the app):
+ * the session requests (bootRequests.ts) and, on a board, the board's socket (S9: it joins once the
+ * session says the person is signed in) and the board page's chunk. Kept to a few light modules, so
+ * the entry chunk that runs it is small and runs early.
+ */
+import { boardSocketUrl, openBoardSocketEarly } from '../features/board/realtime/transport';
+import { SIGNED_IN_KEY, startBootRequests } from './bootRequests';
+import { matchPattern, ROUTES, splitLocale } from './routes';
+
+const BOARD_PATTERN = ROUTES.find((r) => r.page === 'board')!.pattern;
+
+export function boot(location: Location): void {
+  performance.mark('wb:boot');
+  const signedIn = startBootRequests({
+    fetch: (url, init) => fetch(url, init),
+    cookies: () => document.cookie,
+    now: () => performance.now(),
+    rememberedSignedIn: () => {
+      const v = readStorage(SIGNED_IN_KEY);
+      return v === null ? null : v === '1';
+    },
+    rememberSignedIn: (yes) => writeStorage(SIGNED_IN_KEY, yes ? '1' : '0'),
+  });
+  const id = matchPattern(BOARD_PATTERN, splitLocale(location.pathname).rest)?.id;
+  if (!id) return;
+  openBoardSocketEarly(boardSocketUrl(location, id), signedIn);
+  // the same chunk the route's lazy page loads (pages.tsx): loaded and evaluated in parallel with
+  // the app's; a failure is the lazy page's to report
+  import('../features/board/BoardPage').catch(() => undefined);
+}
+
+/** localStorage may be blocked (privacy settings): then nothing is remembered */
+function readStorage(key: string): string | null {
+  try {
+    return localStorage.getItem(key);
+  } catch {
+    return null;
+  }
+}
+function writeStorage(key: string, value: string): void {
+  try {
+    localStorage.setItem(key, value);
+  } catch {
+    // nothing remembered
+  }
+}

@@ -33,7 +33,7 @@ function savedBoard(): Uint8Array {
 describe('render snapshots (S9)', () => {
   it('are the document’s shapes as plain records: ids added, atomic strings as strings, points as bytes', () => {
     const records = decodeRenderSnapshot(gunzipSync(renderSnapshotOf(savedBoard())));
-    expect(records.map((r) => r.id).sort()).toEqual(['n1', 'p1']);
+    expect(records.map((r) => r.id)).toEqual(['p1', 'n1']); // in z order (a0, a1), as the browser's scene
     const pen = records.find((r) => r.id === 'p1')!;
     expect(pen).toMatchObject({ kind: 'pen', creator: 1, z: 'a0', x: 10, y: 20, strokeWidth: 3 });
     expect(pen.points).toEqual(packPoints([0, 0, 3, 4]));

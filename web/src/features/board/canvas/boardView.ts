@@ -12,7 +12,7 @@ import { RT_LIMITS } from '@wb/proto';
 import type { GraphShape, RenderRecord, ShapeRecord } from '@wb/proto';
 import { panRange, parseGraphSpec, plotFraction, serializeGraphSpec, zoomRange } from '../graph/graphSpec';
 import type { BoardClient } from '../realtime/boardClient';
-import { getShape, newShapeId, putShape, readShape, type BoardDoc } from '../realtime/boardDoc';
+import { getShape, newShapeId, previewShape, putShape, readShape, type BoardDoc } from '../realtime/boardDoc';
 import { bucketOf } from '@wb/proto';
 import { allows, findShortcut, keyOf, nudgeStep, POWER_TOOLS, type Access, type ActionId } from './actions';
 import {
@@ -353,7 +353,7 @@ export class BoardView implements ToolHost, EditorApi {
   private showPreview(records: readonly RenderRecord[]): void {
     const shapes: ShapeRecord[] = [];
     for (const r of records) {
-      const shape = readShape(r.id, r);
+      const shape = previewShape(r);
       if (shape) shapes.push(shape);
     }
     this.scene.load(shapes);

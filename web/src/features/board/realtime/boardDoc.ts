@@ -6,7 +6,7 @@
  */
 import * as A from '@automerge/automerge/slim';
 import { bucketOf, SHAPE_KINDS } from '@wb/proto';
-import type { ShapeKind, ShapeRecord } from '@wb/proto';
+import type { RenderRecord, ShapeKind, ShapeRecord } from '@wb/proto';
 
 export type BoardDoc = {
   schema?: number;
@@ -39,6 +39,18 @@ export function readShape(id: string, raw: Record<string, unknown> | undefined):
   if (!(SHAPE_KINDS as readonly unknown[]).includes(out.kind)) return null;
   if (typeof out.x !== 'number' || typeof out.y !== 'number' || typeof out.z !== 'string') return null;
   return out as unknown as ShapeRecord;
+}
+
+/**
+ * A render snapshot's record (S9) as a ShapeRecord: it is plain JSON already (no ImmutableStrings),
+ * so it is checked as readShape checks and used as it is, not copied (20,000 of them on opening a
+ * big board); null when unreadable.
+ */
+export function previewShape(record: RenderRecord): ShapeRecord | null {
+  const r = record as Record<string, unknown>;
+  if (!(SHAPE_KINDS as readonly unknown[]).includes(r.kind)) return null;
+  if (typeof r.x !== 'number' || typeof r.y !== 'number' || typeof r.z !== 'string') return null;
+  return record as unknown as ShapeRecord;
 }
 
 export function getShape(doc: BoardDoc, id: string): ShapeRecord | null {

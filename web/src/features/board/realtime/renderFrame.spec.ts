@@ -5,6 +5,7 @@
 /// <reference types="node" />
 import { gzipSync } from 'node:zlib';
 import { encodeRenderSnapshot, MSG, type RenderRecord } from '@wb/proto';
+import { previewShape } from './boardDoc';
 import { renderRecords, startRenderDecoding } from './renderFrame';
 
 const records = (n: number): RenderRecord[] =>
@@ -51,4 +52,12 @@ test('another payload is decoded on its own, even in the same buffer', async () 
 
 test('a malformed payload rejects (the client ignores the preview; the DOC follows)', async () => {
   await expect(renderRecords(new Uint8Array([1, 2, 3]))).rejects.toThrow();
+});
+
+test('previewShape uses a readable record as it is and refuses one it cannot paint', () => {
+  const [r] = records(1);
+  expect(previewShape(r!)).toBe(r);
+  expect(previewShape({ ...r!, kind: 'hologram' })).toBeNull();
+  expect(previewShape({ ...r!, x: 'left' })).toBeNull();
+  expect(previewShape({ ...r!, z: undefined })).toBeNull();
 });

@@ -3,7 +3,7 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { Provider } from 'react-redux';
 import { I18nextProvider } from 'react-i18next';
-import { browserLocale, i18n, setLocale, storedLocale } from '../i18n/i18n';
+import { i18n, initialLocale, setLocale } from '../i18n/i18n';
 import { sessionApi } from '../features/session/sessionApi';
 import { App } from './App';
 import { preloadPageAt } from './pages';
@@ -24,7 +24,7 @@ const page = preloadPageAt(window.location.pathname);
  * and shows the page without a Suspense fallback first (its chunk has loaded: pages.tsx `loaded`).
  */
 async function start() {
-  const initial = splitLocale(window.location.pathname).prefix ?? storedLocale() ?? browserLocale(navigator.languages);
+  const initial = initialLocale(splitLocale(window.location.pathname).prefix);
   await Promise.all([page, initial === 'en' ? undefined : setLocale(initial).catch(() => undefined)]);
   createRoot(root!).render(
     <StrictMode>

@@ -118,6 +118,11 @@ export function pickLocale(prefix: Locale | undefined, setting: Locale | null | 
   return prefix ?? setting ?? browser;
 }
 
+/** The language a page starts in, before the session is known: the URL prefix, this device's choice, the browser. */
+export function initialLocale(prefix: Locale | undefined): Locale {
+  return pickLocale(prefix, storedLocale(), browserLocale(navigator.languages));
+}
+
 const LOCAL_KEY = 'wb.locale';
 export function storedLocale(): Locale | undefined {
   try {

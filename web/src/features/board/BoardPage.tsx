@@ -8,10 +8,11 @@
  */
 import { useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { DEFAULT_LOCALE, RT_LIMITS } from '@wb/proto';
+import { RT_LIMITS } from '@wb/proto';
 import type { PageProps } from '../../app/pageProps';
 import { LocalLink } from '../../app/prefix';
-import { i18n, isLocale, loadNamespace } from '../../i18n/i18n';
+import { initialLocale, loadNamespace } from '../../i18n/i18n';
+import { splitLocale } from '../../app/routes';
 import { useNamespace } from '../../i18n/useNamespace';
 import { Loading } from '../../ui/EmptyState';
 import { useSession } from '../session/useSession';
@@ -28,7 +29,8 @@ const GUEST_NAME_KEY = 'wb.guestName';
 // the wasm and the page's strings load with this chunk, not after its first render (a failure
 // is retried, and shown, by the page)
 loadAutomerge().catch(() => undefined);
-loadNamespace('board', isLocale(i18n.language) ? i18n.language : DEFAULT_LOCALE).catch(() => undefined);
+// in the language the app will start in (this chunk may be evaluated before the app has set it)
+loadNamespace('board', initialLocale(splitLocale(window.location.pathname).prefix)).catch(() => undefined);
 
 function storedGuestName(): string {
   try {

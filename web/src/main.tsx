@@ -15,5 +15,5 @@ window.addEventListener('unhandledrejection', (event) => {
   if (isChunkLoadError(event.reason)) reloadForChunkError(localStorage, Date.now(), () => window.location.reload());
 });
 
-boot(window.location);
-void import('./app/start');
+const signedIn = boot(window.location);
+void import('./app/start').then((app) => app.startApp(signedIn));

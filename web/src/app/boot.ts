@@ -10,7 +10,8 @@ import { matchPattern, ROUTES, splitLocale } from './routes';
 
 const BOARD_PATTERN = ROUTES.find((r) => r.page === 'board')!.pattern;
 
-export function boot(location: Location): void {
+/** Starts the boot's work; resolves whether the session says someone is signed in. */
+export function boot(location: Location): Promise<boolean> {
   performance.mark('wb:boot');
   const signedIn = startBootRequests({
     fetch: (url, init) => fetch(url, init),
@@ -23,11 +24,13 @@ export function boot(location: Location): void {
     rememberSignedIn: (yes) => writeStorage(SIGNED_IN_KEY, yes ? '1' : '0'),
   });
   const id = matchPattern(BOARD_PATTERN, splitLocale(location.pathname).rest)?.id;
-  if (!id) return;
-  openBoardSocketEarly(boardSocketUrl(location, id), signedIn);
-  // the same chunk the route's lazy page loads (pages.tsx): loaded and evaluated in parallel with
-  // the app's; a failure is the lazy page's to report
-  import('../features/board/BoardPage').catch(() => undefined);
+  if (id) {
+    openBoardSocketEarly(boardSocketUrl(location, id), signedIn);
+    // the same chunk the route's lazy page loads (pages.tsx): loaded and evaluated in parallel
+    // with the app's; a failure is the lazy page's to report
+    import('../features/board/BoardPage').catch(() => undefined);
+  }
+  return signedIn;
 }
 
 /** localStorage may be blocked (privacy settings): then nothing is remembered */

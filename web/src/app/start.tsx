@@ -1,4 +1,4 @@
-/** The app itself, loaded by main.tsx once the boot requests have left. */
+/** The app itself, loaded and started by main.tsx once the boot requests have left. */
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { Provider } from 'react-redux';
@@ -10,23 +10,27 @@ import { preloadPageAt } from './pages';
 import { splitLocale } from './routes';
 import { makeStore } from './store';
 
-const root = document.getElementById('root');
-if (!root) throw new Error('index.html has no #root element');
-
-const store = makeStore();
-// the user (its boot response, when it came: bootRequests.ts), in parallel with the first locale
-// and the page's chunk
-void store.dispatch(sessionApi.endpoints.getUser.initiate());
-const page = preloadPageAt(window.location.pathname);
-
 /**
- * The first paint is in the right language (a prefixed or remembered locale is loaded before it)
- * and shows the page without a Suspense fallback first (its chunk has loaded: pages.tsx `loaded`).
+ * `signedIn`: the boot's answer (boot.ts). The first paint is in the right language (a prefixed or
+ * remembered locale is loaded before it) and shows the page without a Suspense fallback first (its
+ * chunk has loaded: pages.tsx `loaded`).
  */
-async function start() {
+export async function startApp(signedIn: Promise<boolean>): Promise<void> {
+  const root = document.getElementById('root');
+  if (!root) throw new Error('index.html has no #root element');
+  const store = makeStore();
+  // the session's queries take the boot's responses (bootRequests.ts); settings and plan start as
+  // soon as the boot knows someone is signed in, not once React has rendered the user
+  void store.dispatch(sessionApi.endpoints.getUser.initiate());
+  void signedIn.then((yes) => {
+    if (!yes) return;
+    void store.dispatch(sessionApi.endpoints.getSettings.initiate());
+    void store.dispatch(sessionApi.endpoints.getPlan.initiate());
+  });
+  const page = preloadPageAt(window.location.pathname);
   const initial = initialLocale(splitLocale(window.location.pathname).prefix);
   await Promise.all([page, initial === 'en' ? undefined : setLocale(initial).catch(() => undefined)]);
-  createRoot(root!).render(
+  createRoot(root).render(
     <StrictMode>
       <Provider store={store}>
         <I18nextProvider i18n={i18n}>
@@ -36,4 +40,3 @@ async function start() {
     </StrictMode>,
   );
 }
-void start();

@@ -16,6 +16,7 @@ import { makeStore } from './store';
  * chunk has loaded: pages.tsx `loaded`).
  */
 export async function startApp(signedIn: Promise<boolean>): Promise<void> {
+  performance.mark('wb:app-start'); // the open's timeline (bench-editor)
   const root = document.getElementById('root');
   if (!root) throw new Error('index.html has no #root element');
   const store = makeStore();
@@ -30,6 +31,7 @@ export async function startApp(signedIn: Promise<boolean>): Promise<void> {
   const page = preloadPageAt(window.location.pathname);
   const initial = initialLocale(splitLocale(window.location.pathname).prefix);
   await Promise.all([page, initial === 'en' ? undefined : setLocale(initial).catch(() => undefined)]);
+  performance.mark('wb:app-render');
   createRoot(root).render(
     <StrictMode>
       <Provider store={store}>

@@ -9,9 +9,9 @@ import { createHash, randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { connectBus, createLogger, createService, endpoint, FsObjectStore } from '@wb/platform';
-import { startStack } from '@wb/platform/testing';
-import { emptyInputSchema, PLANS, planSchema } from '@wb/proto';
+import { connectBus, createLogger, FsObjectStore } from '@wb/platform';
+import { startFakeAuth, startStack } from '@wb/platform/testing';
+import { PLANS } from '@wb/proto';
 
 const ROUNDS = Number(process.argv[2] ?? 2000);
 const log = createLogger({ service: 'bench', level: 'silent' });
@@ -33,20 +33,7 @@ async function main(): Promise<void> {
     log,
     ensureStream: false,
   });
-  const auth = await createService(bus, {
-    name: 'auth',
-    version: '0.0.0',
-    description: 'fake auth',
-    log,
-    endpoints: [
-      endpoint({
-        operation: 'plan.get',
-        input: emptyInputSchema,
-        output: planSchema,
-        handler: async () => PLANS.premium,
-      }),
-    ],
-  });
+  const auth = await startFakeAuth(bus, log, { plan: () => PLANS.premium });
   const store = new FsObjectStore(dir);
   try {
     // one stored document, uploaded by user 1

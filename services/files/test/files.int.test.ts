@@ -12,22 +12,18 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Pool } from 'pg';
 import type { Job, Worker } from 'bullmq';
-import { connectBus, createLogger, createService, createWorker, endpoint, FsObjectStore } from '@wb/platform';
+import { connectBus, createLogger, createWorker, FsObjectStore } from '@wb/platform';
 import type { Bus, RunningService } from '@wb/platform';
-import { eventually, startStack } from '@wb/platform/testing';
+import { eventually, startFakeAuth, startFakeBoards, startStack } from '@wb/platform/testing';
 import type { RunningStack } from '@wb/platform/testing';
 import {
-  accessCheckInputSchema,
-  accessCheckReplySchema,
   AppError,
   docPageKey,
-  emptyInputSchema,
   eventSubject,
   FILES_CONVERT_QUEUE,
   displayImageKey,
   originalKey,
   PLANS,
-  planSchema,
 } from '@wb/proto';
 import type { BoardAccess, DocumentDto, FilesConvertJob, Plan } from '@wb/proto';
 
@@ -79,49 +75,12 @@ beforeAll(async () => {
   });
 
   fakes.push(
-    await createService(bus, {
-      name: 'auth',
-      version: '0.0.0',
-      description: 'fake auth',
-      log,
-      endpoints: [
-        endpoint({
-          operation: 'plan.get',
-          input: emptyInputSchema,
-          output: planSchema,
-          handler: async (_input, ctx) => plans.get(ctx.actor.userId) ?? PLANS.starter,
-        }),
-      ],
-    }),
-    await createService(bus, {
-      name: 'boards',
-      version: '0.0.0',
-      description: 'fake boards',
-      log,
-      endpoints: [
-        endpoint({
-          operation: 'access.check',
-          input: accessCheckInputSchema,
-          output: accessCheckReplySchema,
-          handler: async (input, ctx) => {
-            const b = boards.get(input.boardId);
-            if (!b) throw new AppError('ERR_BOARD_NOT_FOUND');
-            const access: BoardAccess = b.ownerId === ctx.actor.userId ? 'own' : (b.access[ctx.actor.userId] ?? 'none');
-            return {
-              access,
-              readOnlyReason: b.readOnly ? 'planLimits' : null,
-              board: {
-                id: input.boardId,
-                title: 't',
-                ownerId: b.ownerId,
-                background: 'empty',
-                defaultPermission: 'none',
-                deleteOwnOnly: false,
-              },
-            };
-          },
-        }),
-      ],
+    await startFakeAuth(bus, log, { plan: (userId) => plans.get(userId) ?? PLANS.starter }),
+    await startFakeBoards(bus, log, (boardId, userId) => {
+      const b = boards.get(boardId);
+      if (!b) return null;
+      const access: BoardAccess = b.ownerId === userId ? 'own' : (b.access[userId] ?? 'none');
+      return { ownerId: b.ownerId, access, readOnlyReason: b.readOnly ? 'planLimits' : null };
     }),
   );
 

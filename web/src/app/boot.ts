@@ -17,10 +17,7 @@ export function boot(location: Location): Promise<boolean> {
     fetch: (url, init) => fetch(url, init),
     cookies: () => document.cookie,
     now: () => performance.now(),
-    rememberedSignedIn: () => {
-      const v = readStorage(SIGNED_IN_KEY);
-      return v === null ? null : v === '1';
-    },
+    rememberedSignedIn: () => readStorage(SIGNED_IN_KEY) === '1',
     rememberSignedIn: (yes) => writeStorage(SIGNED_IN_KEY, yes ? '1' : '0'),
   });
   const id = matchPattern(BOARD_PATTERN, splitLocale(location.pathname).rest)?.id;

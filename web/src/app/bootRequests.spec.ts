@@ -6,7 +6,7 @@ import { BOOT_URLS, isSignedInUser, startBootRequests, takeBootResponse, TAKE_WI
 const json = (body: unknown, status = 200) =>
   new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
 
-function effects(answers: Record<string, () => Promise<Response>>, remembered: boolean | null = null) {
+function effects(answers: Record<string, () => Promise<Response>>, remembered = false) {
   const asked: string[] = [];
   const memory = { signedIn: remembered };
   return {

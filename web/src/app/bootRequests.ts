@@ -16,8 +16,8 @@ interface BootEffects {
   fetch(url: string, init: RequestInit): Promise<Response>;
   cookies(): string;
   now(): number;
-  /** the last boot's answer, remembered on this device (SIGNED_IN_KEY), or null */
-  rememberedSignedIn(): boolean | null;
+  /** the last boot on this device found someone signed in (SIGNED_IN_KEY) */
+  rememberedSignedIn(): boolean;
   rememberSignedIn(yes: boolean): void;
 }
 /** localStorage: '1' when this device's last boot found someone signed in */
@@ -41,7 +41,7 @@ export function startBootRequests(fx: BootEffects): Promise<boolean> {
     return response;
   };
   const user = get(BOOT_URLS.user);
-  const early = fx.rememberedSignedIn() === true;
+  const early = fx.rememberedSignedIn();
   if (early) {
     void get(BOOT_URLS.settings);
     void get(BOOT_URLS.plan);

@@ -7,3 +7,4 @@ export * from './smtp';
 export * from './otlp';
 export * from './browser';
 export * from './localS3';
+export * from './fakeServices';

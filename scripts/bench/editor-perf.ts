@@ -34,9 +34,10 @@
  * be). Env: BENCH_RUNS (cold opens, 3), BENCH_WEB_DIST (another build), BENCH_DEADLINE_S (1800),
  * BENCH_OPEN_ONLY=1 (stop after the opens and their timeline), BENCH_PROFILE=open (a CPU profile of
  * the last open until the paint; BENCH_PROFILE_FROM=<mark> starts it at a page mark) or =undo (of
- * the nudge/undo repeats): the functions with the most self and total time.
+ * the nudge/undo repeats): the functions with the most self and total time; BENCH_PROFILE_OUT=<file>
+ * also writes that profile (a .cpuprofile DevTools opens).
  */
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';
 import { basename, join, resolve } from 'node:path';
@@ -716,6 +717,12 @@ function printProfile(what: string, profile: CpuProfile, fromMs = 0, toMs = Infi
       .join(' · ');
   log.info(`CPU profile of ${what}, self ms: ${top(self, 30)}`);
   log.info(`CPU profile of ${what}, total ms: ${top(total, 30)}`);
+  // the whole profile too, for DevTools' Performance panel or a call-tree walk
+  const out = process.env.BENCH_PROFILE_OUT;
+  if (out) {
+    writeFileSync(out, JSON.stringify(profile));
+    log.info(`CPU profile written to ${out}`);
+  }
 }
 
 async function main(): Promise<number> {

@@ -93,8 +93,10 @@ export function removeShape(d: BoardDoc, id: string): boolean {
 export function moveShape(d: BoardDoc, id: string, dx: number, dy: number): boolean {
   const s = d.shapes![bucketOf(id)]![id];
   if (!s) return false;
-  s.x = (s.x as number) + dx;
-  s.y = (s.y as number) + dy;
+  // an axis that did not move is not written: each write is an op in the change, the journal and
+  // the undo step (a nudge right writes half as much)
+  if (dx !== 0) s.x = (s.x as number) + dx;
+  if (dy !== 0) s.y = (s.y as number) + dy;
   return true;
 }
 

@@ -120,6 +120,17 @@ describe('arrange', () => {
     expect([...allShapes(state.doc).keys()].sort()).toEqual(['b', 'c']);
   });
 
+  it('a nudge along one axis writes only that coordinate (one op per shape)', () => {
+    const { state, run } = board();
+    run((d) => arrange.nudge(d, ['a', 'b'], 1, 0));
+    const ops = A.decodeChange(A.getLastLocalChange(state.doc)!).ops;
+    expect(ops.map((op) => [op.action, op.key])).toEqual([
+      ['set', 'x'],
+      ['set', 'x'],
+    ]);
+    expect(getShape(state.doc, 'b')).toMatchObject({ x: 51, y: 0 });
+  });
+
   it('duplicate: +20, new ids on top, groups and bindings among the copies remapped', () => {
     const conn: ConnectorShape = {
       id: 'k',

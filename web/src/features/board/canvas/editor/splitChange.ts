@@ -201,8 +201,14 @@ function detached(v: Value): Value {
 
 /** Inside a real change: apply what `recordChange` recorded for these shapes. */
 export function replay(d: BoardDoc, writes: readonly ShapeWrites[]): void {
+  // each proxy read is a lookup in Automerge's op set (~15 µs on a 20,000-object board): the
+  // shapes map and each bucket are read once per change, not once per shape
+  const shapes = d.shapes!;
+  const buckets = new Map<string, Record<string, Record<string, Value>>>();
   for (const w of writes) {
-    const bucket = d.shapes![bucketOf(w.id)]!;
+    const key = bucketOf(w.id);
+    let bucket = buckets.get(key);
+    if (!bucket) buckets.set(key, (bucket = shapes[key]!));
     if (w.removed && !w.put) {
       delete bucket[w.id];
       continue;

@@ -204,6 +204,17 @@ maybe('phones, tablets and accessibility', () => {
       const ok = !!box && box.x >= 0 && box.y >= 0 && box.x + box.width <= width && box.y + box.height <= height;
       return ok ? '' : `${what} outside the ${width}px viewport: ${JSON.stringify(box)}`;
     };
+    /** the board's top bar: every control shown is inside the viewport and not squeezed to nothing */
+    const topBarProblems = (page: Page) =>
+      page.evaluate(() =>
+        [...document.querySelectorAll('.board-topbar > *')].flatMap((el) => {
+          const r = el.getBoundingClientRect();
+          if (getComputedStyle(el).display === 'none' || r.width === 0) return [];
+          const what = `top bar ${el.className || el.tagName}`;
+          if (r.left < 0 || r.right > innerWidth) return [`${what} outside: ${r.left}–${r.right}`];
+          return r.width < 10 ? [`${what} squeezed to ${r.width}px`] : [];
+        }),
+      );
     /** runs `check` at each size (the page is loaded once, at the first size) */
     async function atEachSize(page: Page, check: () => Promise<string | string[]>): Promise<string[]> {
       const out: string[] = [];
@@ -284,7 +295,20 @@ maybe('phones, tablets and accessibility', () => {
       await page.goto(`${base}/boards/${boardId}`);
       await page.locator('main.board-view[data-status="live"]').waitFor();
       await page.screenshot({ path: join(SHOTS, 'board-phone.png') });
-      problems.push(...(await atEachSize(page, () => overflow(page))));
+      problems.push(...(await atEachSize(page, async () => [await overflow(page), ...(await topBarProblems(page))])));
+      // a phone's board menu holds what the top bar has no room for: share, files, the background
+      await page.setViewportSize(SIZES[1]!);
+      const before = await page.locator('.board-surface').getAttribute('data-background');
+      const other = before === 'blackboard' ? 'graphGrid' : 'blackboard';
+      await page.locator('[data-action="board-menu"]').click();
+      await page.locator('[data-action="menu-share"]').waitFor();
+      await page.screenshot({ path: join(SHOTS, 'board-menu-phone.png') });
+      problems.push(await outside(page, '.board-menu-items', 'board menu'));
+      await page.locator(`.board-menu-items [data-background="${other}"]`).click();
+      await page.locator(`.board-surface[data-background="${other}"]`).waitFor();
+      await page.locator('[data-action="board-menu"]').click();
+      await page.locator(`.board-menu-items [data-background="${before}"]`).click();
+      await page.locator(`.board-surface[data-background="${before}"]`).waitFor();
       await page.context().close();
       expect(problems.filter(Boolean)).toEqual([]);
     }, 60_000);

@@ -60,6 +60,8 @@ export function BoardHeader(props: BoardHeaderProps) {
   const [title, setTitle] = useState(props.title);
   useEffect(() => setTitle(props.title), [props.title]);
   const [share, setShare] = useState(false);
+  const pickBackground = useSaveBackground(boardId, props.background, props.onBackground);
+  const sharing = owner && !guest;
   const shown = title || t('untitled');
   return (
     <header className="board-topbar">
@@ -80,19 +82,25 @@ export function BoardHeader(props: BoardHeaderProps) {
           </span>
         )}
       </div>
-      {owner && !guest ? (
+      {sharing ? (
         <>
-          <button type="button" className="board-chip" data-action="share" onClick={() => setShare(true)}>
+          <button
+            type="button"
+            className="board-chip wide-only"
+            data-action="share"
+            title={t('header.share')}
+            onClick={() => setShare(true)}
+          >
             <Share2 {...ICON_PROPS} size={16} />
             <span className="chip-text">{t('header.share')}</span>
           </button>
-          <BackgroundPicker boardId={boardId} value={props.background} onSaved={props.onBackground} />
+          <BackgroundPicker value={props.background} onPick={pickBackground} />
         </>
       ) : null}
       {props.files ? (
         <button
           type="button"
-          className="board-chip compact"
+          className="board-chip compact wide-only"
           data-action="files"
           aria-pressed={props.files.open}
           aria-label={t('drawer.open')}
@@ -108,7 +116,14 @@ export function BoardHeader(props: BoardHeaderProps) {
       {props.lesson}
       {props.save}
       <Presence presence={props.presence} self={props.selfPeerId} follow={props.follow} />
-      <BoardMenu onExport={props.onExport} />
+      <BoardMenu
+        onExport={props.onExport}
+        phone={{
+          onShare: sharing ? () => setShare(true) : undefined,
+          background: sharing ? { value: props.background, onPick: pickBackground } : undefined,
+          files: props.files,
+        }}
+      />
       {share
         ? // out of the top bar's stacking context, so the backdrop covers the tool bar and panels too
           createPortal(
@@ -227,35 +242,56 @@ function ShareFromBoard({
   );
 }
 
-/** The board backgrounds with small previews (board.css `.bg-preview.bg-<name>`). */
-function BackgroundPicker({
-  boardId,
-  value,
-  onSaved,
-}: {
-  boardId: string;
-  value: BoardBackground;
-  onSaved: (bg: BoardBackground) => void;
-}) {
-  const { t } = useTranslation('board');
-  const { t: tc } = useTranslation();
+/** Save a picked background through the boards PUT; a refusal is toasted and the old one stays. */
+function useSaveBackground(boardId: string, value: BoardBackground, onSaved: (bg: BoardBackground) => void) {
   const dispatch = useAppDispatch();
   const codeText = useCodeText();
   const [update] = useUpdateBoardMutation();
-  const { open, setOpen, id, root, onKeyDown } = usePopover();
-  const pick = async (bg: BoardBackground) => {
-    setOpen(false);
-    if (bg === value) return;
+  const save = async (bg: BoardBackground) => {
     const result = await update({ boardId, background: bg });
     if ('error' in result) reportError(dispatch, result.error, codeText);
     else onSaved(bg);
   };
+  return (bg: BoardBackground) => {
+    if (bg !== value) void save(bg);
+  };
+}
+
+/** The board backgrounds with small previews (board.css `.bg-preview.bg-<name>`). */
+function BackgroundOptions({ value, onPick }: { value: BoardBackground; onPick: (bg: BoardBackground) => void }) {
+  const { t } = useTranslation('board');
+  const { t: tc } = useTranslation();
   return (
-    <div className="bg-picker" ref={root} onKeyDown={onKeyDown}>
+    <div className="bg-options" role="group" aria-label={t('header.background')}>
+      {BOARD_BACKGROUNDS.map((bg) => (
+        <button
+          key={bg}
+          type="button"
+          className="bg-option"
+          data-background={bg}
+          aria-pressed={bg === value}
+          onClick={() => onPick(bg)}
+        >
+          <span className={`bg-preview bg-${bg}`} aria-hidden="true" />
+          <span>{tc(`prefs.bg_${bg}`)}</span>
+          {bg === value ? <Check {...ICON_PROPS} size={14} /> : null}
+        </button>
+      ))}
+    </div>
+  );
+}
+
+/** The background chip and its popover of options (wide screens; phones pick in the board menu). */
+function BackgroundPicker({ value, onPick }: { value: BoardBackground; onPick: (bg: BoardBackground) => void }) {
+  const { t } = useTranslation('board');
+  const { open, setOpen, id, root, onKeyDown } = usePopover();
+  return (
+    <div className="bg-picker wide-only" ref={root} onKeyDown={onKeyDown}>
       <button
         type="button"
         className="board-chip"
         data-action="background"
+        title={t('header.background')}
         aria-haspopup="true"
         aria-expanded={open}
         aria-controls={id}
@@ -265,21 +301,14 @@ function BackgroundPicker({
         <span className="chip-text">{t('header.background')}</span>
       </button>
       {open ? (
-        <div id={id} className="board-popover bg-options" role="group" aria-label={t('header.background')}>
-          {BOARD_BACKGROUNDS.map((bg) => (
-            <button
-              key={bg}
-              type="button"
-              className="bg-option"
-              data-background={bg}
-              aria-pressed={bg === value}
-              onClick={() => void pick(bg)}
-            >
-              <span className={`bg-preview bg-${bg}`} aria-hidden="true" />
-              <span>{tc(`prefs.bg_${bg}`)}</span>
-              {bg === value ? <Check {...ICON_PROPS} size={14} /> : null}
-            </button>
-          ))}
+        <div id={id} className="board-popover">
+          <BackgroundOptions
+            value={value}
+            onPick={(bg) => {
+              setOpen(false);
+              onPick(bg);
+            }}
+          />
         </div>
       ) : null}
     </div>
@@ -308,10 +337,32 @@ function usePopover() {
   return { open, setOpen, id, root, onKeyDown };
 }
 
-/** The board menu (everyone, viewers too): export. */
-function BoardMenu({ onExport }: { onExport: () => void }) {
+/** What the top bar holds on wide screens and a phone's board menu holds instead (board.css). */
+interface PhoneMenuItems {
+  onShare?: () => void;
+  background?: { value: BoardBackground; onPick: (bg: BoardBackground) => void };
+  files?: BoardHeaderProps['files'];
+}
+
+/** The board menu (everyone, viewers too): export; on phones also share, files and the background. */
+function BoardMenu({ onExport, phone }: { onExport: () => void; phone: PhoneMenuItems }) {
   const { t } = useTranslation('board');
   const { open, setOpen, id, root, onKeyDown } = usePopover();
+  const background = phone.background;
+  const item = (action: string, icon: React.ReactNode, label: string, run: () => void, phoneOnly = false) => (
+    <button
+      type="button"
+      className={phoneOnly ? 'menu-item phone-only' : 'menu-item'}
+      data-action={action}
+      onClick={() => {
+        setOpen(false);
+        run();
+      }}
+    >
+      {icon}
+      <span>{label}</span>
+    </button>
+  );
   return (
     <div className="board-menu" ref={root} onKeyDown={onKeyDown}>
       <button
@@ -329,18 +380,25 @@ function BoardMenu({ onExport }: { onExport: () => void }) {
       </button>
       {open ? (
         <div id={id} className="board-popover board-menu-items" role="group" aria-label={t('header.menu')}>
-          <button
-            type="button"
-            className="bg-option"
-            data-action="export"
-            onClick={() => {
-              setOpen(false);
-              onExport();
-            }}
-          >
-            <Download {...ICON_PROPS} size={16} />
-            <span>{t('header.export')}</span>
-          </button>
+          {phone.onShare
+            ? item('menu-share', <Share2 {...ICON_PROPS} size={16} />, t('header.share'), phone.onShare, true)
+            : null}
+          {phone.files
+            ? item('menu-files', <FolderOpen {...ICON_PROPS} size={16} />, t('drawer.open'), phone.files.onToggle, true)
+            : null}
+          {item('export', <Download {...ICON_PROPS} size={16} />, t('header.export'), onExport)}
+          {background ? (
+            <div className="phone-only menu-backgrounds">
+              <span className="menu-heading">{t('header.background')}</span>
+              <BackgroundOptions
+                value={background.value}
+                onPick={(bg) => {
+                  setOpen(false);
+                  background.onPick(bg);
+                }}
+              />
+            </div>
+          ) : null}
         </div>
       ) : null}
     </div>

@@ -16,7 +16,7 @@ import { Toasts } from '../../../ui/Toasts';
 import { TOOLTIP_SHOW_MS } from '../../../ui/Tooltip';
 import { TOOL_IDS } from '../canvas/tools/types';
 import { BoardUpgradeDialog } from './BoardUpgrade';
-import { TitleEditor } from './BoardHeader';
+import { BoardHeader, TitleEditor } from './BoardHeader';
 import { formatKeys } from './editorHooks';
 import { fakeEditor } from './fakeEditor';
 import { Minimap, MINIMAP_HEIGHT, MINIMAP_WIDTH, minimapTransform } from './Minimap';
@@ -345,6 +345,78 @@ describe('TitleEditor', () => {
     await waitFor(() => expect(document.querySelector('.toast')).not.toBeNull());
     expect(saved).toEqual([]);
     expect(screen.getByRole('button', { name: 'Rename the board Maths' })).toBeTruthy();
+  });
+});
+
+describe('BoardHeader', () => {
+  test("the board menu holds a phone's share, files and backgrounds; a picked background is saved", async () => {
+    const calls = stubApi({ 'PUT /api/boards/b1': { body: { id: 'b1', background: 'blackboard' } } });
+    const picked: string[] = [];
+    let filesToggled = 0;
+    const { container } = render(
+      wrap(
+        <BoardHeader
+          boardId="b1"
+          title="Maths"
+          owner
+          guest={false}
+          plan={PLANS.standard}
+          background="empty"
+          onBackground={(bg) => picked.push(bg)}
+          presence={[]}
+          selfPeerId={undefined}
+          onExport={() => {}}
+          save={null}
+          files={{ open: false, onToggle: () => filesToggled++ }}
+        />,
+      ),
+    );
+    // the wide bar's chips (hidden on phones by board.css) and the menu's phone items
+    expect(container.querySelector('.wide-only[data-action="share"]')).not.toBeNull();
+    expect(container.querySelector('.wide-only[data-action="files"]')).not.toBeNull();
+    fireEvent.click(container.querySelector('[data-action="board-menu"]')!);
+    const menu = container.querySelector('.board-menu-items')!;
+    expect([...menu.querySelectorAll('[data-action]')].map((b) => b.getAttribute('data-action'))).toEqual([
+      'menu-share',
+      'menu-files',
+      'export',
+    ]);
+    fireEvent.click(menu.querySelector('[data-action="menu-files"]')!);
+    expect(filesToggled).toBe(1);
+    expect(container.querySelector('.board-menu-items')).toBeNull();
+    fireEvent.click(container.querySelector('[data-action="board-menu"]')!);
+    // the current background changes nothing; another is saved through the boards PUT
+    fireEvent.click(container.querySelector('.board-menu-items [data-background="empty"]')!);
+    fireEvent.click(container.querySelector('[data-action="board-menu"]')!);
+    fireEvent.click(container.querySelector('.board-menu-items [data-background="blackboard"]')!);
+    await waitFor(() => expect(picked).toEqual(['blackboard']));
+    expect(calls.filter((c) => c.method === 'PUT')).toEqual([
+      { method: 'PUT', url: '/api/boards/b1', body: { background: 'blackboard' } },
+    ]);
+  });
+
+  test("a viewer's board menu holds only export", () => {
+    stubApi({});
+    const { container } = render(
+      wrap(
+        <BoardHeader
+          boardId="b1"
+          title="Maths"
+          owner={false}
+          guest={false}
+          plan={PLANS.starter}
+          background="empty"
+          onBackground={() => {}}
+          presence={[]}
+          selfPeerId={undefined}
+          onExport={() => {}}
+          save={null}
+        />,
+      ),
+    );
+    fireEvent.click(container.querySelector('[data-action="board-menu"]')!);
+    const menu = container.querySelector('.board-menu-items')!;
+    expect([...menu.querySelectorAll('button')].map((b) => b.getAttribute('data-action'))).toEqual(['export']);
   });
 });
 

@@ -24,7 +24,8 @@
  *    requestAnimationFrame): rAF deltas and renderer.stats.sceneMs per scene pass, median and p95;
  *  - 200 scene.hitTest calls at random points; scene.intersecting and scene.inside over a
  *    rectangle holding ~5,000 objects; undo: ~50 shapes selected with a mouse marquee,
- *    run('nudgeRight'), then run('undo') timed synchronously plus the next scene pass.
+ *    run('nudgeRight'), then run('undo') timed synchronously plus the next scene pass; its anchor:
+ *    the same number of writes in Automerge alone, in a bare page (automerge-floor.ts).
  *
  * The page must expose `window.__wbBoard.editor` and `.timings()` (web/README.md); without them
  * the bench says so and exits 1 instead of measuring something else. Targets are printed beside
@@ -48,6 +49,7 @@ import { productionStackEnv, runBench, stackInfra, writeBenchResult } from '../l
 import { ensureInfra, type Infra } from '../lib/infra';
 import { c, log } from '../lib/log';
 import { ROOT } from '../lib/paths';
+import { measureAutomergeFloor } from './automerge-floor';
 import { buildEditorBoard, type EditorBoard } from './editor-board';
 import { seedBigBoard } from './realtime-board';
 
@@ -788,6 +790,8 @@ async function main(): Promise<number> {
   phase = 'storing the board';
   const seedStart = performance.now();
   const { snapshotBytes } = await seedBigBoard(stack.databaseUrl, snapshotDir, boardId, eb.board, false);
+  // the undo's anchor (automerge-floor.ts) loads the same document in a bare page
+  const docBytes = eb.board.full.save();
   eb.board.prefix.free();
   eb.board.full.free();
   log.ok(
@@ -908,6 +912,9 @@ async function main(): Promise<number> {
     throw err;
   });
 
+  phase = 'the undo anchor: the same writes in Automerge alone, in a bare page';
+  const automergeFloor = await measureAutomergeFloor(browser, docBytes, 'error' in undo ? UNDO_SHAPES : undo.selected);
+
   phase = 'exporting the whole board as PNG, SVG and PDF';
   const exported = await measureExport(p).catch((err: unknown) => {
     if (err instanceof CannotMeasure) return { error: err.message };
@@ -963,6 +970,11 @@ async function main(): Promise<number> {
       insideMs: { first: r2(mq.inside.ms[0]!), ...summary(mq.inside.ms), found: mq.inside.n },
     },
     undo,
+    automergeFloor: {
+      ...automergeFloor,
+      medianMs: median(automergeFloor.roundsMs),
+      note: "the undo's Automerge writes alone (x of that many random shapes, in changes of ≤ 50 overwrites) in a bare page of the same browser: the part of the undo target no code of ours can remove",
+    },
     export: exported,
     targets: TARGET,
     note: 'classroom stroke latency (p99 ≤ 50 ms with 31 clients) is measured by make bench-realtime',
@@ -1120,6 +1132,7 @@ interface Printable {
   undo:
     | { selected: number; syncMs: { median: number }; syncPlusSceneMs: { median: number; max: number } }
     | { error: string };
+  automergeFloor: { shapes: number; changes: number; medianMs: number };
   export: Record<ExportFormat, ExportFigures> | { error: string };
 }
 
@@ -1173,6 +1186,8 @@ function printTable(r: Printable): void {
   row(`undo of a nudge of ${u?.selected ?? '~50'}: run('undo') (median)`, u?.syncMs.median ?? NaN, 'ms');
   row(`undo + its scene pass (median)`, u?.syncPlusSceneMs.median ?? NaN, 'ms', TARGET.undoMs);
   row(`undo + its scene pass (max)`, u?.syncPlusSceneMs.max ?? NaN, 'ms', TARGET.undoMs);
+  const f = r.automergeFloor;
+  row(`  anchor: Automerge alone, ${f.shapes} writes in ${f.changes} changes`, f.medianMs, 'ms');
   const ex = 'error' in r.export ? null : r.export;
   for (const format of EXPORT_FORMATS) {
     row(`export ${format.toUpperCase()} of the whole board`, ex?.[format].ms ?? NaN, 'ms', TARGET.exportMs[format]);

@@ -303,6 +303,9 @@ maybe('phones, tablets and accessibility', () => {
       await page.locator('[data-action="board-menu"]').click();
       await page.locator('[data-action="menu-share"]').waitFor();
       await page.screenshot({ path: join(SHOTS, 'board-menu-phone.png') });
+      await setTheme(page, 'dark');
+      await page.screenshot({ path: join(SHOTS, 'board-menu-phone-dark.png') });
+      await setTheme(page, 'light');
       problems.push(await outside(page, '.board-menu-items', 'board menu'));
       await page.locator(`.board-menu-items [data-background="${other}"]`).click();
       await page.locator(`.board-surface[data-background="${other}"]`).waitFor();

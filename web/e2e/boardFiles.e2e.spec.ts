@@ -189,10 +189,11 @@ maybe('files on a board end to end', () => {
     expect(img.w! / img.h!).toBeCloseTo(2, 1);
     await a.screenshot({ path: `${SHOT_DIR}/drawer-board.png` });
 
-    // phone width, dark theme, drawer at the bottom
+    // phone width, dark theme, drawer at the bottom (a phone opens it from the board menu)
     await a.setViewportSize({ width: 390, height: 800 });
     await a.evaluate(() => (document.documentElement.dataset.theme = 'dark'));
-    await a.locator('[data-action="files"]').click();
+    await a.locator('[data-action="board-menu"]').click();
+    await a.locator('[data-action="menu-files"]').click();
     await a.getByRole('button', { name: 'Dock at the bottom' }).click();
     await a.locator('.drawer-bottom .fd-card[data-status="ready"]').first().waitFor();
     await a.waitForTimeout(300);

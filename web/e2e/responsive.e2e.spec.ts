@@ -204,17 +204,33 @@ maybe('phones, tablets and accessibility', () => {
       const ok = !!box && box.x >= 0 && box.y >= 0 && box.x + box.width <= width && box.y + box.height <= height;
       return ok ? '' : `${what} outside the ${width}px viewport: ${JSON.stringify(box)}`;
     };
-    /** the board's top bar: every control shown is inside the viewport and not squeezed to nothing */
+    /**
+     * the board's top bar: every control shown is inside the viewport and not squeezed to nothing,
+     * and the first person on the board is shown whole
+     */
     const topBarProblems = (page: Page) =>
-      page.evaluate(() =>
-        [...document.querySelectorAll('.board-topbar > *')].flatMap((el) => {
+      page.evaluate(() => {
+        let previousRight = 0;
+        const problems = [...document.querySelectorAll('.board-topbar > *')].flatMap((el) => {
           const r = el.getBoundingClientRect();
           if (getComputedStyle(el).display === 'none' || r.width === 0) return [];
           const what = `top bar ${el.className || el.tagName}`;
+          const overlaps = r.left < previousRight - 0.5;
+          previousRight = r.right;
           if (r.left < 0 || r.right > innerWidth) return [`${what} outside: ${r.left}–${r.right}`];
+          if (overlaps) return [`${what} overlaps the control before it`];
+          if (el.scrollWidth > el.clientWidth + 1) return [`${what} cuts its content off`];
           return r.width < 10 ? [`${what} squeezed to ${r.width}px`] : [];
-        }),
-      );
+        });
+        const people = document.querySelector('.board-topbar .presence');
+        const first = people?.querySelector('li');
+        if (people && first && getComputedStyle(people).display !== 'none') {
+          const box = people.getBoundingClientRect();
+          const face = first.getBoundingClientRect();
+          if (face.right > box.right + 0.5) problems.push(`the first person is cut off: ${face.right} > ${box.right}`);
+        }
+        return problems;
+      });
     /** runs `check` at each size (the page is loaded once, at the first size) */
     async function atEachSize(page: Page, check: () => Promise<string | string[]>): Promise<string[]> {
       const out: string[] = [];
@@ -296,6 +312,13 @@ maybe('phones, tablets and accessibility', () => {
       await page.locator('main.board-view[data-status="live"]').waitFor();
       await page.screenshot({ path: join(SHOTS, 'board-phone.png') });
       problems.push(...(await atEachSize(page, async () => [await overflow(page), ...(await topBarProblems(page))])));
+      // a tablet's background chip opens its options inside the viewport
+      await page.setViewportSize(SIZES[2]!);
+      await page.locator('[data-action="background"]').click();
+      await page.locator('.bg-picker .bg-options').waitFor();
+      await page.screenshot({ path: join(SHOTS, 'board-background-tablet.png') });
+      problems.push(await outside(page, '.bg-picker .board-popover', 'background options'));
+      await page.keyboard.press('Escape');
       // a phone's board menu holds what the top bar has no room for: share, files, the background
       await page.setViewportSize(SIZES[1]!);
       const before = await page.locator('.board-surface').getAttribute('data-background');

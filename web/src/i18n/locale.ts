@@ -62,6 +62,7 @@ export const namespaceLoaders: Record<Namespace, Record<Locale, () => Promise<{ 
     ru: () => import('./locales/board/ru.json'),
   },
 };
+
 export function isLocale(value: unknown): value is Locale {
   return typeof value === 'string' && (LOCALES as readonly string[]).includes(value);
 }

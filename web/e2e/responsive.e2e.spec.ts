@@ -206,7 +206,7 @@ maybe('phones, tablets and accessibility', () => {
     };
     /**
      * the board's top bar: every control shown is inside the viewport and not squeezed to nothing,
-     * and the first person on the board is shown whole
+     * and the first person's face is shown whole
      */
     const topBarProblems = (page: Page) =>
       page.evaluate(() => {
@@ -223,11 +223,11 @@ maybe('phones, tablets and accessibility', () => {
           return r.width < 10 ? [`${what} squeezed to ${r.width}px`] : [];
         });
         const people = document.querySelector('.board-topbar .presence');
-        const first = people?.querySelector('li');
+        const first = people?.querySelector('li .presence-dot');
         if (people && first && getComputedStyle(people).display !== 'none') {
           const box = people.getBoundingClientRect();
           const face = first.getBoundingClientRect();
-          if (face.right > box.right + 0.5) problems.push(`the first person is cut off: ${face.right} > ${box.right}`);
+          if (face.right > box.right + 0.5) problems.push(`the first face is cut off: ${face.right} > ${box.right}`);
         }
         return problems;
       });
@@ -312,6 +312,17 @@ maybe('phones, tablets and accessibility', () => {
       await page.locator('main.board-view[data-status="live"]').waitFor();
       await page.screenshot({ path: join(SHOTS, 'board-phone.png') });
       problems.push(...(await atEachSize(page, async () => [await overflow(page), ...(await topBarProblems(page))])));
+      // and on laptops and desktops, where the lesson's chips may show their words
+      for (const size of [
+        { width: 1100, height: 760 },
+        { width: 1280, height: 800 },
+        { width: 1440, height: 900 },
+        { width: 1920, height: 1080 },
+      ]) {
+        await page.setViewportSize(size);
+        await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+        problems.push(...(await topBarProblems(page)).map((p) => `${size.width}×${size.height} ${p}`));
+      }
       // a tablet's background chip opens its options inside the viewport
       await page.setViewportSize(SIZES[2]!);
       await page.locator('[data-action="background"]').click();

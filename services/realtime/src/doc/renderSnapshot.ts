@@ -10,7 +10,7 @@
 import { Worker } from 'node:worker_threads';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { encodeRenderSnapshot, type RenderRecord } from '@wb/proto';
+import { compareZOrder, encodeRenderSnapshot, type RenderRecord } from '@wb/proto';
 import { A } from './automerge';
 
 type StoredDoc = { shapes?: Record<string, Record<string, Record<string, unknown>>> };
@@ -36,11 +36,7 @@ export function renderSnapshotOf(docBytes: Uint8Array): Uint8Array {
   }
   // in the browser scene's order (z, then id): its sort then has nothing left to move
   const key = (r: RenderRecord) => (typeof r.z === 'string' ? r.z : '');
-  records.sort((a, b) => {
-    const az = key(a);
-    const bz = key(b);
-    return az < bz ? -1 : az > bz ? 1 : a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
-  });
+  records.sort((a, b) => compareZOrder(key(a), a.id, key(b), b.id));
   return gzipSync(encodeRenderSnapshot(records), { level: 6 });
 }
 

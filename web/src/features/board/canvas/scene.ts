@@ -6,7 +6,7 @@
  * the painters' paths, so a redraw never re-reads Automerge.
  */
 import RBush from 'rbush';
-import type { ShapeRecord } from '@wb/proto';
+import { compareZOrder, type ShapeRecord } from '@wb/proto';
 import type { BoardDoc } from '../realtime/boardDoc';
 import { allShapes, getShape } from '../realtime/boardDoc';
 import type { DocUpdate } from '../realtime/boardClient';
@@ -32,16 +32,7 @@ interface Entry extends Rect {
   item: SceneItem;
 }
 
-const byZ = (a: SceneItem, b: SceneItem) =>
-  a.shape.z < b.shape.z
-    ? -1
-    : a.shape.z > b.shape.z
-      ? 1
-      : a.shape.id < b.shape.id
-        ? -1
-        : a.shape.id > b.shape.id
-          ? 1
-          : 0;
+const byZ = (a: SceneItem, b: SceneItem) => compareZOrder(a.shape.z, a.shape.id, b.shape.z, b.shape.id);
 
 /**
  * `items` sorted by byZ. The keys are read once into a flat array first: the comparator then
@@ -51,7 +42,7 @@ const byZ = (a: SceneItem, b: SceneItem) =>
 function sortByZ(items: Iterable<SceneItem>): SceneItem[] {
   const keyed: { z: string; id: string; it: SceneItem }[] = [];
   for (const it of items) keyed.push({ z: it.shape.z, id: it.shape.id, it });
-  keyed.sort((a, b) => (a.z < b.z ? -1 : a.z > b.z ? 1 : a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  keyed.sort((a, b) => compareZOrder(a.z, a.id, b.z, b.id));
   const out = new Array<SceneItem>(keyed.length);
   for (let i = 0; i < keyed.length; i++) out[i] = keyed[i]!.it;
   return out;

@@ -4,7 +4,7 @@
  * keeps connectors attached afterwards. Shapes are read from the change itself, the z order and
  * overlaps from the scene (which matches the document at the start of the change).
  */
-import type { ShapeRecord } from '@wb/proto';
+import { compareZOrder, type ShapeRecord } from '@wb/proto';
 import type { BoardDoc } from '../../realtime/boardDoc';
 import { getShape, moveShape, putShape, removeShape } from '../../realtime/boardDoc';
 import { intersects, type Point, type Rect } from '../camera';
@@ -249,7 +249,7 @@ export function cloneShapes(
   topZ: string | null,
   creator?: number,
 ): ShapeRecord[] {
-  const sorted = [...shapes].sort((a, b) => (a.z < b.z ? -1 : a.z > b.z ? 1 : a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  const sorted = [...shapes].sort((a, b) => compareZOrder(a.z, a.id, b.z, b.id));
   const ids = new Map(sorted.map((s) => [s.id, newId()]));
   const groups = new Map<string, string>();
   const keys = keysBetween(topZ, null, sorted.length);

@@ -36,11 +36,16 @@ describe('assertFeature (spec §6)', () => {
     }
   });
   it('names the field when given', () => {
-    try {
-      assertFeature(PLANS.starter, 'folders', 'folder');
-    } catch (err) {
-      expect((err as AppError).fields).toHaveProperty('folder');
-    }
+    expect(() => assertFeature(PLANS.starter, 'folders', 'folder')).toThrow(AppError);
+    const err = (() => {
+      try {
+        assertFeature(PLANS.starter, 'folders', 'folder');
+        return undefined;
+      } catch (e) {
+        return e as AppError;
+      }
+    })();
+    expect(err?.fields).toHaveProperty('folder');
   });
 });
 

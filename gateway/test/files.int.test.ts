@@ -11,9 +11,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { crc32, deflateSync } from 'node:zlib';
 import { afterAll, beforeAll, expect, it } from '@jest/globals';
-import { eventually, signUp, startStack } from '@wb/platform/testing';
+import { eventually, givePlan, signUp, startStack } from '@wb/platform/testing';
 import type { RunningStack } from '@wb/platform/testing';
-import pg from 'pg';
 
 let stack: RunningStack;
 let filesDir: string;
@@ -64,11 +63,9 @@ function png(w: number, h: number): Buffer {
 it('uploads, converts, serves, dedupes and downloads an image', async () => {
   const ada = await signUp(stack.gatewayUrl, 'Ada Upload');
   const bob = await signUp(stack.gatewayUrl, 'Bob Dedupe');
-  const db = new pg.Client({ connectionString: stack.databaseUrl });
-  await db.connect();
   // uploads to the library need the fileUpload feature
-  await db.query("UPDATE auth.users SET plan = 'standard' WHERE id = ANY($1::int[])", [[ada.id, bob.id]]);
-  await db.end();
+  await givePlan(stack, ada.id, 'standard');
+  await givePlan(stack, bob.id, 'standard');
   await ada.browser.get('/api/user');
 
   const bytes = png(640, 400);

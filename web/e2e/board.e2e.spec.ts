@@ -111,7 +111,7 @@ maybe('board end to end', () => {
     await a.screenshot({ path: join(SHOTS, 'board-after-reload.png') });
 
     // a guest with the link on a "can view" board: picks a name, sees the board, cannot draw
-    await stack.db.query('UPDATE auth.users SET plan = $2 WHERE id = $1', [ada.id, 'standard']);
+    await stack.givePlan(ada.id, 'standard');
     await setDefaultPermission(a, boardId, 'view');
     const g = await newPage();
     await g.goto(`${stack.base}/boards/${boardId}`);

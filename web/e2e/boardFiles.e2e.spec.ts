@@ -90,7 +90,7 @@ maybe('files on a board end to end', () => {
     await a.getByRole('dialog', { name: 'Files are part of the paid plans' }).waitFor();
     await a.keyboard.press('Escape');
 
-    await stack.db.query('UPDATE auth.users SET plan = $2 WHERE id = $1', [ada.id, 'standard']);
+    await stack.givePlan(ada.id, 'standard');
     await a.reload();
     await live(a);
     await a.locator('[data-action="files"]').click();

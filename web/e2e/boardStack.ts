@@ -12,7 +12,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Pool } from 'pg';
 import type { Browser, Page } from 'playwright-core';
-import { freePort, startStack, type RunningStack } from '@wb/platform/testing';
+import { freePort, givePlan, startStack, type RunningStack } from '@wb/platform/testing';
+import type { PlanName } from '@wb/proto';
 import type { BoardTestHook } from '../src/features/board/BoardSession';
 import { DIST, launchChromium, signUpAsTeacher } from './chromium';
 
@@ -27,6 +28,8 @@ export interface BoardStack {
   newPage(viewport?: { width: number; height: number }): Promise<Page>;
   /** sign up through the UI and finish onboarding; the page ends on the dashboard */
   newUser(name: string): Promise<{ page: Page; id: number }>;
+  /** a subscription plan through billing's plan source, applied by auth (starter: none) */
+  givePlan(userId: number, plan: PlanName): Promise<void>;
   /** the shared FILES_DIR of gateway, files and converter (only with `files: true`) */
   filesDir?: string;
   stop(): Promise<void>;
@@ -108,6 +111,7 @@ export async function startBoardStack(opts: BoardStackOptions = {}): Promise<Boa
       const id = await signUpAsTeacher(page, base, name);
       return { page, id };
     },
+    givePlan: (userId, plan) => givePlan(running, userId, plan === 'starter' ? null : plan),
     async stop() {
       await browser.close();
       await db.end();

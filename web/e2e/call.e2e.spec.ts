@@ -17,7 +17,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Pool } from 'pg';
 import { chromium, type Browser, type Page } from 'playwright-core';
-import { freePort, startStack, type RunningStack } from '@wb/platform/testing';
+import { freePort, givePlan, startStack, type RunningStack } from '@wb/platform/testing';
 import { startJanus, type StartedJanus } from '@wb/calls/dist/testing/janus';
 import { DIST, e2eReady, SHOTS, signUpAsTeacher } from './chromium';
 import { live } from './boardStack';
@@ -168,7 +168,7 @@ maybe('calls end to end (two Chromiums, Janus in a network namespace)', () => {
   test('both decode each other’s video; mute shows; mute everyone; leave', async () => {
     const a = await newPage(browserA);
     const adaId = await signUpAsTeacher(a, base, 'Ada');
-    await db.query('UPDATE auth.users SET plan = $2 WHERE id = $1', [adaId, 'standard']);
+    await givePlan(stack, adaId, 'standard');
     await a.reload(); // the page's session reads the new plan
     const boardId = await newBoard(a, 'Call board');
     const b = await newPage(browserB);

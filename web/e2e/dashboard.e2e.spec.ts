@@ -9,7 +9,7 @@
 import { join } from 'node:path';
 import { Pool } from 'pg';
 import type { Browser, Page } from 'playwright-core';
-import { startStack, type RunningStack } from '@wb/platform/testing';
+import { givePlan, startStack, type RunningStack } from '@wb/platform/testing';
 import { DIST, e2eReady, launchChromium, SHOTS, signUpAsTeacher } from './chromium';
 
 const maybe = e2eReady ? describe : describe.skip;
@@ -77,7 +77,7 @@ maybe('dashboard end to end', () => {
     await page.getByRole('button', { name: 'New folder' }).first().click();
     await page.getByRole('dialog', { name: 'Folders need a paid plan' }).getByText('Upgrade available').waitFor();
     await page.keyboard.press('Escape');
-    await db.query('UPDATE auth.users SET plan = $2 WHERE id = $1', [id, 'standard']);
+    await givePlan(stack, id, 'standard');
     await page.reload();
     await page.getByText('Boards: 3 / 50').waitFor();
     await page.getByRole('button', { name: 'New folder' }).first().click();

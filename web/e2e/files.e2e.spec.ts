@@ -178,7 +178,7 @@ maybe('files page end to end', () => {
   /** sign up, give the plan with fileUpload (auth's plan column) and open the files page */
   async function uploader(name: string): Promise<Page> {
     const { page, id } = await stack.newUser(name);
-    await stack.db.query('UPDATE auth.users SET plan = $2 WHERE id = $1', [id, 'standard']);
+    await stack.givePlan(id, 'standard');
     await page.goto(`${stack.base}/files`);
     await page.getByRole('heading', { name: 'Files' }).waitFor();
     // the plan is loaded once the page could decide about the upgrade prompt

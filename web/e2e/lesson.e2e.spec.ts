@@ -10,6 +10,7 @@
  * once she stops. A starter-plan owner's timer chip gives the upgrade notice instead. Screenshots:
  * timer running (desktop), follower with banner and outline, 390 px dark with the timer.
  */
+import type { PlanName } from '@wb/proto';
 import type { Page } from 'playwright-core';
 import { join } from 'node:path';
 import type { BoardTestHook } from '../src/features/board/BoardSession';
@@ -26,10 +27,10 @@ async function timerSeconds(p: Page): Promise<number | null> {
   return text.split(':').reduce((acc, part) => acc * 60 + Number(part), 0);
 }
 
-/** a teacher (starter, or `plan` written to auth before any board is opened) creates a board; it opens */
-async function ownerWithBoard(stack: BoardStack, name: string, title: string, plan?: string) {
+/** a teacher (starter, or given `plan` before any board is opened) creates a board; it opens */
+async function ownerWithBoard(stack: BoardStack, name: string, title: string, plan?: PlanName) {
   const owner = await stack.newUser(name);
-  if (plan) await stack.db.query('UPDATE auth.users SET plan = $2 WHERE id = $1', [owner.id, plan]);
+  if (plan) await stack.givePlan(owner.id, plan);
   const p = owner.page;
   await p.getByRole('button', { name: 'New board' }).click();
   const dialog = p.getByRole('dialog', { name: 'New board' });

@@ -11,12 +11,13 @@
  * TEST-ONLY SETUP: folders and guests need a paid plan; with no billing yet the plan is written
  * to auth.users.plan (as the dashboard and board e2e do).
  */
+import type { PlanName } from '@wb/proto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Pool } from 'pg';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { freePort, startStack, type RunningStack } from '@wb/platform/testing';
+import { freePort, givePlan, startStack, type RunningStack } from '@wb/platform/testing';
 import { axeViolations, DIST, e2eReady, launchChromium, SHOTS, signUpAsTeacher } from './chromium';
 
 const maybe = e2eReady ? describe : describe.skip;
@@ -115,7 +116,7 @@ maybe('phones, tablets and accessibility', () => {
     return res.body as T;
   }
 
-  const setPlan = (plan: string) => db.query('UPDATE auth.users SET plan = $2 WHERE id = $1', [teacherId, plan]);
+  const setPlan = (plan: PlanName) => givePlan(stack, teacherId, plan === 'starter' ? null : plan);
 
   /** the same page in the other theme, without a reload (as theme.ts applyTheme does it) */
   const setTheme = (page: Page, theme: string) =>

@@ -31,7 +31,7 @@ beforeAll(async () => {
   stack = await startStack({
     deployables: ['services/auth', 'services/boards', 'gateway'],
     env: { APP_URL },
-    // plan changes below are written to the database; no cached plan may hide them
+    // plan changes below reach boards as auth's plan_changed; no cached plan may hide them
     envFor: { 'services/boards': { PLAN_CACHE_TTL_MS: '0' } },
   });
   db = new Pool({ connectionString: stack.databaseUrl, max: 2 });
@@ -44,7 +44,7 @@ beforeAll(async () => {
   });
   ({ browser: ann, id: annId } = await signUp(stack.gatewayUrl, 'Ann'));
   ({ browser: bob, id: bobId } = await signUp(stack.gatewayUrl, 'Bob'));
-  await setPlan(db, bobId, 'standard');
+  await setPlan(stack, bobId, 'standard');
   guest = new Browser(stack.gatewayUrl);
 }, 90_000);
 
@@ -187,7 +187,7 @@ describe('creating boards', () => {
   });
 
   it('concurrent creates cannot pass the limit together', async () => {
-    await setPlan(db, annId, 'standard'); // 50 boards
+    await setPlan(stack, annId, 'standard'); // 50 boards
     const active = (await list(ann)).filter((b) => !b.trashed).length;
     const free = 50 - active;
     const results = await Promise.all(
@@ -199,7 +199,7 @@ describe('creating boards', () => {
     const race = (await list(ann)).filter((b) => b.title.startsWith('race ')).map((b) => b.id);
     expect((await ann.post('/api/boards/trash', { ids: race })).status).toBe(200);
     expect((await ann.post('/api/boards/purge', { ids: race })).status).toBe(200);
-    await setPlan(db, annId, 'starter');
+    await setPlan(stack, annId, 'starter');
     expect((await list(ann)).length).toBe(5);
   });
 });
@@ -313,31 +313,31 @@ describe('access: own ⊃ edit ⊃ view, or none', () => {
       expect((await bob.put(`/api/boards/${restricted.id}`, { defaultPermission: 'view' })).status).toBe(200);
       expect((await guest.get(`/api/boards/${restricted.id}`)).body).toMatchObject({ access: 'view' });
       // on the starter plan no guest may join, whatever the board's permission
-      await setPlan(db, bobId, 'starter');
+      await setPlan(stack, bobId, 'starter');
       const refused = await guest.get(`/api/boards/${restricted.id}`);
       expectError(refused, 403, 'ERR_FEATURE_NOT_ENABLED');
       expect(refused.body.message).toMatch(/owner's plan/);
       // trashed: gone for everyone but the owner, whatever the plan
       expect((await bob.post('/api/boards/trash', { ids: [restricted.id] })).status).toBe(200);
       expectError(await guest.get(`/api/boards/${restricted.id}`), 404, 'ERR_BOARD_NOT_FOUND');
-      await setPlan(db, bobId, 'standard');
+      await setPlan(stack, bobId, 'standard');
       expectError(await guest.get(`/api/boards/${restricted.id}`), 404, 'ERR_BOARD_NOT_FOUND');
     } finally {
-      await setPlan(db, bobId, 'standard');
+      await setPlan(stack, bobId, 'standard');
       await bob.post('/api/boards/trash', { ids: [restricted.id] });
       await bob.post('/api/boards/purge', { ids: [restricted.id] });
     }
   });
 
   it('with the guests feature on the OWNER’s plan, a guest gets the default permission', async () => {
-    await setPlan(db, annId, 'standard');
+    await setPlan(stack, annId, 'standard');
     try {
       expect((await join(board.id, 0)).access).toBe('edit');
       const seen = await guest.get(`/api/boards/${board.id}`);
       expect(seen.status).toBe(200);
       expect(seen.body).toMatchObject({ id: board.id, access: 'edit' });
     } finally {
-      await setPlan(db, annId, 'starter');
+      await setPlan(stack, annId, 'starter');
     }
   });
 
@@ -549,7 +549,7 @@ describe('folders (Bob, standard plan)', () => {
     expectError(await bob.post('/api/folders', { name: '  ' }), 400, 'ERR_INVALID_INPUT');
     expectError(await bob.post('/api/folders', { name: 'n'.repeat(101) }), 400, 'ERR_INVALID_INPUT');
     expectError(await bob.put('/api/folders/abc', { name: 'x' }), 400, 'ERR_INVALID_INPUT');
-    await setPlan(db, annId, 'standard');
+    await setPlan(stack, annId, 'standard');
     try {
       expectError(await ann.put(`/api/folders/${maths.id}`, { name: 'stolen' }), 404, 'ERR_NOT_FOUND');
       expectError(await ann.delete(`/api/folders/${maths.id}`), 404, 'ERR_NOT_FOUND');
@@ -559,7 +559,7 @@ describe('folders (Bob, standard plan)', () => {
       expect(into.body.fields).toHaveProperty('folder');
       expect((await list(ann)).find((b) => b.id === annBoards[0]!.id)?.folder_id).toBeNull();
     } finally {
-      await setPlan(db, annId, 'starter');
+      await setPlan(stack, annId, 'starter');
     }
   });
 
@@ -588,7 +588,7 @@ describe('folders (Bob, standard plan)', () => {
   });
 
   it('without the folders feature, only unsorted is allowed; deleting still works', async () => {
-    await setPlan(db, bobId, 'starter');
+    await setPlan(stack, bobId, 'starter');
     try {
       const ids = [bobBoards[1]!.id];
       expectError(
@@ -599,7 +599,7 @@ describe('folders (Bob, standard plan)', () => {
       expectError(await bob.put(`/api/folders/${maths.id}`, { name: 'x' }), 403, 'ERR_FEATURE_NOT_ENABLED');
       expect((await bob.post('/api/folders/moveBoards', { folder: null, boards: ids })).status).toBe(200);
     } finally {
-      await setPlan(db, bobId, 'standard');
+      await setPlan(stack, bobId, 'standard');
     }
   });
 
@@ -731,10 +731,10 @@ describe('read-only by plan limits or used-up collaboration minutes (spec §4)',
 
   beforeAll(async () => {
     ({ browser: cleo, id: cleoId } = await signUp(stack.gatewayUrl, 'Cleo'));
-    await setPlan(db, cleoId, 'standard');
+    await setPlan(stack, cleoId, 'standard');
     boards = [];
     for (let i = 0; i < 7; i++) boards.push(await create(cleo, { title: `Lesson ${i + 1}` }));
-    await setPlan(db, cleoId, 'starter'); // a downgrade: 7 boards, 5 allowed
+    await setPlan(stack, cleoId, 'starter'); // a downgrade: 7 boards, 5 allowed
   });
 
   it('past maxBoards the newest boards are read-only for everyone; trashing older ones frees them', async () => {
@@ -824,7 +824,7 @@ describe('read-only by plan limits or used-up collaboration minutes (spec §4)',
     await expect(checkpoint('c', monday, -1)).rejects.toMatchObject({ code: 'ERR_INVALID_INPUT' });
     expect((await guest.get('/api/collaboration/usage')).status).toBe(401);
 
-    await setPlan(db, cleoId, 'standard'); // 3000 minutes
+    await setPlan(stack, cleoId, 'standard'); // 3000 minutes
     expect((await join(board.id, bobId)).readOnlyReason).toBeNull();
     expect((await join(board.id, cleoId)).readOnlyReason).toBeNull();
     expect(await usage()).toMatchObject({ usedMs: 300 * MIN, limitMs: 3000 * MIN });

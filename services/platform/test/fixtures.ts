@@ -11,6 +11,8 @@ import { createPool, migrate } from '../src/db';
 import type { Pool } from '../src/db';
 import { DEFAULT_TEST_NATS_URL, deleteEventStream, randomId } from '../src/testing/stack';
 
+export { eventually, sleep } from '../src/testing/wait';
+
 export const NATS_URL = DEFAULT_TEST_NATS_URL;
 
 export interface CapturedLog {
@@ -58,25 +60,3 @@ export async function closeBus(bus: Bus | undefined): Promise<void> {
   await bus.drain().catch(() => undefined);
   await deleteEventStream(bus.prefix, NATS_URL);
 }
-
-export async function eventually<T>(
-  fn: () => Promise<T | undefined | false>,
-  timeoutMs = 10_000,
-  everyMs = 50,
-): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  let last: unknown;
-  for (;;) {
-    try {
-      const v = await fn();
-      if (v !== undefined && v !== false) return v;
-    } catch (err) {
-      last = err;
-    }
-    if (Date.now() > deadline)
-      throw new Error(`condition not met within ${timeoutMs} ms${last ? `: ${(last as Error).message}` : ''}`);
-    await new Promise((r) => setTimeout(r, everyMs));
-  }
-}
-
-export const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));

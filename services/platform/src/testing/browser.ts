@@ -106,18 +106,6 @@ export function uniqueEmail(label: string): string {
   return `${label}-${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}@example.com`;
 }
 
-export const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
-
-/** poll `probe` until it returns true or `timeoutMs` passes; resolves with the elapsed ms or rejects */
-export async function eventually(probe: () => Promise<boolean>, timeoutMs: number, stepMs = 50): Promise<number> {
-  const started = Date.now();
-  for (;;) {
-    if (await probe()) return Date.now() - started;
-    if (Date.now() - started > timeoutMs) throw new Error(`condition not met within ${timeoutMs} ms`);
-    await sleep(stepMs);
-  }
-}
-
 /** sign up through the gateway (auth service): a logged-in browser and the user's id */
 export async function signUp(gatewayUrl: string, name: string): Promise<{ browser: Browser; id: number }> {
   const browser = new Browser(gatewayUrl);

@@ -8,3 +8,5 @@ export * from './otlp';
 export * from './browser';
 export * from './localS3';
 export * from './fakeServices';
+export * from './wait';
+export * from './plans';

@@ -18,6 +18,7 @@ import { jetstreamManager, JetStreamApiCodes, JetStreamApiError } from '@nats-io
 import { Redis } from 'ioredis';
 import { eventStreamName } from '@wb/proto';
 import { runnerEnv } from './env';
+import { sleep } from './wait';
 import { dropDatabase, ensureDatabase } from '../db';
 
 export interface StackOptions {
@@ -219,8 +220,6 @@ function httpStatus(url: string, timeoutMs: number): Promise<number> {
     req.on('error', () => resolve(0));
   });
 }
-
-const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
 /** Children still running, killed if the test process exits without calling stop(). */
 const live = new Set<ChildProcess>();

@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { connectBus, createLogger, createPool, withTransaction } from '@wb/platform';
 import type { Bus, Pool } from '@wb/platform';
-import { freePort, signUp, startStack } from '@wb/platform/testing';
+import { eventually, freePort, signUp, sleep, startStack } from '@wb/platform/testing';
 import type { RunningStack } from '@wb/platform/testing';
 import { encodeJsonFrame, eventSubject, MSG, RT_CLOSE, RT_LIMITS } from '@wb/proto';
 import type { EventEnvelope } from '@wb/proto';
@@ -32,15 +32,6 @@ let nodeUrl: string;
 let ownerId: number;
 let boardId: string;
 const log = createLogger({ service: 'test', level: 'silent' });
-
-const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
-async function until(cond: () => boolean, ms = 10_000, what = 'condition'): Promise<void> {
-  const end = Date.now() + ms;
-  while (!cond()) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await sleep(10);
-  }
-}
 
 beforeAll(async () => {
   snapshots = await mkdtemp(join(tmpdir(), 'wb-rt-chat-'));
@@ -94,7 +85,7 @@ async function enter(board: string, client: ChatTestClient): Promise<WsConnectio
   open.push(conn);
   let closed: number | null = null;
   void conn.closed.then((c) => (closed = c.code));
-  await until(() => client.inSync || closed !== null, 10_000, 'in sync');
+  await eventually(() => client.inSync || closed !== null, 10_000, 25, 'in sync');
   if (closed !== null) throw new Error(`closed with ${String(closed)}`);
   return conn;
 }
@@ -118,11 +109,16 @@ describe('board chat (SPEC C*)', () => {
     expect(guest.welcome?.role).toBe('viewer');
 
     const cid = viewer.say('  hello from a viewer  ');
-    await until(() => owner.chat.length === 1 && guest.chat.length === 1 && viewer.chat.length === 1);
+    await eventually(
+      () => owner.chat.length === 1 && guest.chat.length === 1 && viewer.chat.length === 1,
+      10_000,
+      25,
+      'condition',
+    );
     expect(viewer.chat[0]).toMatchObject({ text: 'hello from a viewer', authorId: 4242, guest: false, clientId: cid });
     expect(owner.chat[0]!.clientId).toBeUndefined(); // C2: only the sender sees its clientId
     guest.say('hi, I am a guest');
-    await until(() => owner.chat.length === 2);
+    await eventually(() => owner.chat.length === 2, 10_000, 25, 'condition');
     expect(owner.chat[1]).toMatchObject({ authorId: 0, authorName: 'Guest Gary', guest: true });
 
     await bus.request('boards', 'board.update', { boardId, defaultPermission: 'none' }, { userId: ownerId });
@@ -139,11 +135,11 @@ describe('board chat (SPEC C*)', () => {
     const conn = await enter(boardId, a);
     await enter(boardId, b);
     a.say('   \n ');
-    await until(() => a.errors.length === 1);
+    await eventually(() => a.errors.length === 1, 10_000, 25, 'condition');
     expect(a.errors[0]).toMatchObject({ code: 'chat_invalid' });
     expect(a.errors[0]!.message).toMatch(/C3.*empty/);
     a.say('x'.repeat(RT_LIMITS.maxChatChars + 1));
-    await until(() => a.errors.length === 2);
+    await eventually(() => a.errors.length === 2, 10_000, 25, 'condition');
     expect(a.errors[1]!.message).toMatch(/C3.*at most 1000/);
     // exactly the limit (emoji count as one character each) is fine
     a.say('😀'.repeat(RT_LIMITS.maxChatChars));
@@ -153,26 +149,26 @@ describe('board chat (SPEC C*)', () => {
     a.sendRaw(encodeJsonFrame(MSG.CHAT_SEND, { text: 5, clientId: 'c' }));
     a.sendRaw(encodeJsonFrame(MSG.CHAT_SEND, { text: 'a\u0000b', clientId: 'c' }));
     a.sendRaw(new Uint8Array([MSG.CHAT_SEND, ...new TextEncoder().encode('{"text":"\\ud800","clientId":"c"}')]));
-    await until(() => a.errors.length === 7);
+    await eventually(() => a.errors.length === 7, 10_000, 25, 'condition');
     expect(a.errors.slice(2).map((e) => e.code)).toEqual(Array(5).fill('chat_invalid'));
     expect(a.errors[5]!.message).toMatch(/NUL/);
     expect(a.errors[6]!.message).toMatch(/surrogate/);
-    await until(() => b.chat.length === 1);
+    await eventually(() => b.chat.length === 1, 10_000, 25, 'condition');
     expect([...b.chat[0]!.text]).toHaveLength(RT_LIMITS.maxChatChars);
     // C4: 5 in a burst (one already used above), the next is refused
     for (let i = 0; i < 5; i++) a.say(`burst ${i}`);
-    await until(() => a.errors.length === 8);
+    await eventually(() => a.errors.length === 8, 10_000, 25, 'condition');
     expect(a.errors[7]).toMatchObject({ code: 'chat_rate_limited' });
     expect(a.errors[7]!.message).toMatch(/C4: at most 5 messages per 5 s/);
-    await until(() => b.chat.length === 5);
+    await eventually(() => b.chat.length === 5, 10_000, 25, 'condition');
     expect(conn.ws.readyState).toBe(conn.ws.OPEN);
     // the limit is per person: another user is not affected
     b.say('owner speaks');
-    await until(() => b.chat.length === 6);
+    await eventually(() => b.chat.length === 6, 10_000, 25, 'condition');
     // and it refills: one second later one more goes through
     await sleep(1100);
     a.say('after the pause');
-    await until(() => b.chat.length === 7);
+    await eventually(() => b.chat.length === 7, 10_000, 25, 'condition');
   }, 30_000);
 
   it('C6: the owner deletes any message, an author their own, nobody else; a guest only from its socket', async () => {
@@ -185,38 +181,38 @@ describe('board chat (SPEC C*)', () => {
     await enter(boardId, bob);
     const g1 = await enter(boardId, guest);
     alice.say('alice 1');
-    await until(() => owner.chat.length === 1);
+    await eventually(() => owner.chat.length === 1, 10_000, 25, 'condition');
     bob.say('bob 1');
-    await until(() => owner.chat.length === 2);
+    await eventually(() => owner.chat.length === 2, 10_000, 25, 'condition');
     guest.say('guest 1');
-    await until(() => owner.chat.length === 3);
+    await eventually(() => owner.chat.length === 3, 10_000, 25, 'condition');
     const [a1, b1, gm] = owner.chat.map((m) => m.id);
 
     bob.deleteMessage(a1!);
-    await until(() => bob.errors.length === 1);
+    await eventually(() => bob.errors.length === 1, 10_000, 25, 'condition');
     expect(lastError(bob)).toBe('chat_forbidden');
     alice.deleteMessage(a1!);
-    await until(() => bob.deleted.includes(a1!) && owner.deleted.includes(a1!));
+    await eventually(() => bob.deleted.includes(a1!) && owner.deleted.includes(a1!), 10_000, 25, 'condition');
     alice.deleteMessage(a1!); // already gone
-    await until(() => alice.errors.length === 1);
+    await eventually(() => alice.errors.length === 1, 10_000, 25, 'condition');
     expect(lastError(alice)).toBe('chat_not_found');
     owner.deleteMessage(b1!);
-    await until(() => alice.deleted.includes(b1!));
+    await eventually(() => alice.deleted.includes(b1!), 10_000, 25, 'condition');
     // a guest reconnecting is another guest: the message sent from the first socket is not its own
     g1.close();
-    await until(() => !guest.inSync);
+    await eventually(() => !guest.inSync, 10_000, 25, 'condition');
     const guest2 = new ChatTestClient(0, 'Guest Gwen');
     await enter(boardId, guest2);
     guest2.deleteMessage(gm!);
-    await until(() => guest2.errors.length === 1);
+    await eventually(() => guest2.errors.length === 1, 10_000, 25, 'condition');
     expect(lastError(guest2)).toBe('chat_forbidden');
     guest2.say('guest 2');
-    await until(() => guest2.chat.length === 1);
+    await eventually(() => guest2.chat.length === 1, 10_000, 25, 'condition');
     guest2.deleteMessage(guest2.chat[0]!.id);
-    await until(() => owner.deleted.includes(guest2.chat[0]!.id));
+    await eventually(() => owner.deleted.includes(guest2.chat[0]!.id), 10_000, 25, 'condition');
     // deleted messages are not in the history any more
     owner.history();
-    await until(() => owner.pages.length === 1);
+    await eventually(() => owner.pages.length === 1, 10_000, 25, 'condition');
     const ids = owner.pages[0]!.messages.map((m) => m.id);
     expect(ids).toContain(gm);
     expect(ids).not.toContain(a1);
@@ -231,22 +227,22 @@ describe('board chat (SPEC C*)', () => {
     const store = new PgChatStore(pool);
     for (let i = 0; i < 120; i++) await store.insert(board, ownerId, 'Olga Owner', `m${i}`);
     owner.history();
-    await until(() => owner.pages.length === 1);
+    await eventually(() => owner.pages.length === 1, 10_000, 25, 'condition');
     const first = owner.pages[0]!;
     expect(first.messages).toHaveLength(RT_LIMITS.chatHistoryPage);
     expect(first.messages.at(-1)!.text).toBe('m119'); // oldest first, newest at the end
     expect(first.more).toBe(true);
     owner.history(first.messages[0]!.id);
-    await until(() => owner.pages.length === 2);
+    await eventually(() => owner.pages.length === 2, 10_000, 25, 'condition');
     expect(owner.pages[1]!.messages.map((m) => m.text)[0]).toBe('m20');
     expect(owner.pages[1]!.before).toBe(first.messages[0]!.id);
     owner.history(owner.pages[1]!.messages[0]!.id);
-    await until(() => owner.pages.length === 3);
+    await eventually(() => owner.pages.length === 3, 10_000, 25, 'condition');
     expect(owner.pages[2]!.messages.map((m) => m.text)).toEqual(Array.from({ length: 20 }, (_, i) => `m${i}`));
     expect(owner.pages[2]!.more).toBe(false);
 
     owner.say('before the restart');
-    await until(() => owner.chat.length === 1);
+    await eventually(() => owner.chat.length === 1, 10_000, 25, 'condition');
     await stack.restartOne(NODE);
     const later = new ChatTestClient(7007);
     const end = Date.now() + 20_000;
@@ -260,7 +256,7 @@ describe('board chat (SPEC C*)', () => {
       }
     }
     later.history();
-    await until(() => later.pages.length === 1);
+    await eventually(() => later.pages.length === 1, 10_000, 25, 'condition');
     expect(later.pages[0]!.messages.at(-1)!.text).toBe('before the restart');
     expect(later.pages[0]!.messages.at(-1)!.id).toBe(owner.chat[0]!.id);
   }, 60_000);

@@ -14,7 +14,7 @@ import { Redis } from 'ioredis';
 import { Pool } from 'pg';
 import { connectBus, createPool } from '@wb/platform';
 import type { Bus } from '@wb/platform';
-import { randomId, signUp } from '@wb/platform/testing';
+import { eventually, randomId, signUp, sleep } from '@wb/platform/testing';
 import type { RunningStack } from '@wb/platform/testing';
 import { resolveRealtimeOwner, RT_CLOSE } from '@wb/proto';
 import { loadBoardHandle } from '../src/commands/boardStore';
@@ -119,15 +119,6 @@ async function ownerOf(boardId: string): Promise<{ nodeId: string; url: string }
   return owner;
 }
 
-const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
-async function until(cond: () => boolean | Promise<boolean>, ms = 10_000, what = 'condition'): Promise<void> {
-  const end = Date.now() + ms;
-  while (!(await cond())) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await sleep(25);
-  }
-}
-
 /** connect through "the gateway's" routing; retry while the owner is moving */
 async function joinBoard(boardId: string, client: TestClient): Promise<{ conn: WsConnection; nodeId: string }> {
   const end = Date.now() + 25_000;
@@ -137,7 +128,7 @@ async function joinBoard(boardId: string, client: TestClient): Promise<{ conn: W
       const conn = await connectClient(owner.url, boardId, client, { secret: SECRET });
       let closedWith: { code: number; reason: string } | null = null;
       void conn.closed.then((c) => (closedWith = c));
-      await until(() => client.inSync || closedWith !== null, 10_000, 'in sync');
+      await eventually(() => client.inSync || closedWith !== null, 10_000, 25, 'in sync');
       const first = { closed: client.inSync ? null : closedWith };
       if (!first.closed) return { conn, nodeId: owner.nodeId };
       if (first.closed.code !== RT_CLOSE.WRONG_NODE && first.closed.code !== RT_CLOSE.ROOM_MOVED) {
@@ -207,11 +198,11 @@ describe('two realtime nodes', () => {
     expect(student.welcome).toMatchObject({ title: 'rt test', background: 'empty', deleteOwnOnly: false });
     const t0 = Date.now();
     await bus.request('boards', 'board.update', { boardId: board, title: 'Fractions' }, { userId: 1 });
-    await until(() => student.boardInfo?.title === 'Fractions', 5000, 'the new title');
+    await eventually(() => student.boardInfo?.title === 'Fractions', 5000, 25, 'the new title');
     expect(Date.now() - t0).toBeLessThan(1000);
     const t1 = Date.now();
     await bus.request('boards', 'board.update', { boardId: board, background: 'dotGrid' }, { userId: 1 });
-    await until(() => student.boardInfo?.background === 'dotGrid', 5000, 'the new background');
+    await eventually(() => student.boardInfo?.background === 'dotGrid', 5000, 25, 'the new background');
     expect(Date.now() - t1).toBeLessThan(1000);
     for (const c of [owner, student])
       expect(c.boardInfo).toEqual({ title: 'Fractions', background: 'dotGrid', deleteOwnOnly: false });
@@ -235,11 +226,11 @@ describe('two realtime nodes', () => {
     });
     let closed: unknown = null;
     void conn.closed.then((c) => (closed = c));
-    await until(() => client.inSync || closed !== null, 10_000, 'in sync through the gateway');
+    await eventually(() => client.inSync || closed !== null, 10_000, 25, 'in sync through the gateway');
     expect(closed).toBeNull();
     expect(client.welcome).toMatchObject({ role: 'owner', ownerId: id });
     client.edit((d) => addShape(d, 'g1', penStroke('g1', id, [1, 2])));
-    await until(() => client.pending.size === 0, 5000, 'saved');
+    await eventually(() => client.pending.size === 0, 5000, 25, 'saved');
     conn.close();
     // a guest of a starter-plan owner has no access (boards: guests need the owner's plan feature)
     const guest = new TestClient(0);
@@ -271,8 +262,8 @@ describe('two realtime nodes', () => {
     const first = await joinBoard(board, drawer);
     await joinBoard(board, watcher);
     for (let i = 0; i < 10; i++) drawer.edit((d) => addShape(d, `a${i}`, penStroke(`a${i}`, 1, [i, i, i + 1, i + 1])));
-    await until(() => drawer.pending.size === 0, 10_000, 'saved acks');
-    await until(() => watcher.shapeIds().length === 10, 5000, 'watcher sees strokes');
+    await eventually(() => drawer.pending.size === 0, 10_000, 25, 'saved acks');
+    await eventually(() => watcher.shapeIds().length === 10, 5000, 25, 'watcher sees strokes');
 
     // drawing continues while the owner dies: these may or may not reach it
     for (let i = 0; i < 5; i++) drawer.edit((d) => addShape(d, `b${i}`, penStroke(`b${i}`, 1, [i, 0])));
@@ -283,7 +274,7 @@ describe('two realtime nodes', () => {
 
     const second = await joinBoard(board, drawer);
     expect(second.nodeId).not.toBe(first.nodeId);
-    await until(() => drawer.pending.size === 0, 15_000, 'everything saved on the new owner');
+    await eventually(() => drawer.pending.size === 0, 15_000, 25, 'everything saved on the new owner');
     expect(drawer.shapeIds()).toHaveLength(20);
 
     // what PostgreSQL + snapshots hold is exactly what the client has
@@ -309,7 +300,7 @@ describe('two realtime nodes', () => {
     const c1 = new TestClient(1);
     const first = await joinBoard(board, c1);
     for (let i = 0; i < 3; i++) c1.edit((d) => addShape(d, `p${i}`, penStroke(`p${i}`, 1, [i, 3])));
-    await until(() => c1.pending.size === 0, 10_000, 'saved before the pause');
+    await eventually(() => c1.pending.size === 0, 10_000, 25, 'saved before the pause');
     const dirA = first.nodeId === 'rt-1' ? NODE_A : NODE_B;
     const pidA = stack.pids[dirA]!;
     process.kill(pidA, 'SIGSTOP');
@@ -326,7 +317,7 @@ describe('two realtime nodes', () => {
       expect(closed.code).toBe(RT_CLOSE.ROOM_MOVED);
       const back = await joinBoard(board, c1);
       expect(back.nodeId).toBe(other.nodeId);
-      await until(() => c1.pending.size === 0, 10_000, 'saved on the new owner');
+      await eventually(() => c1.pending.size === 0, 10_000, 25, 'saved on the new owner');
       const { rows } = await db.query<{ hash: string; token: string }>(
         'SELECT hash, token::text FROM realtime.journal WHERE board_id = $1',
         [board],
@@ -337,7 +328,7 @@ describe('two realtime nodes', () => {
       );
       const newToken = lease.rows[0]!.token;
       for (const h of late) expect(rows.find((r) => r.hash === h)?.token).toBe(newToken);
-      await until(() => c2.shapeIds().length === 6, 5000, 'the other client sees everything');
+      await eventually(() => c2.shapeIds().length === 6, 5000, 25, 'the other client sees everything');
       back.conn.close();
       other.conn.close();
     } finally {
@@ -358,7 +349,7 @@ describe('two realtime nodes', () => {
     expect(await stopping).toBe(0);
     const second = await joinBoard(board, a);
     expect(second.nodeId).not.toBe(first.nodeId);
-    await until(() => a.pending.size === 0, 10_000, 'saved');
+    await eventually(() => a.pending.size === 0, 10_000, 25, 'saved');
     expect(a.shapeIds()).toHaveLength(5);
     second.conn.close();
     await stack.restartOne(dir);

@@ -20,8 +20,10 @@ import {
   DEFAULT_TEST_REDIS_URL,
   deleteRedisKeys,
   dropTestDatabase,
+  eventually,
   randomId,
   signUp,
+  sleep,
 } from '@wb/platform/testing';
 import type { RunningStack } from '@wb/platform/testing';
 import { eventSubject, resolveRealtimeOwner, RT_CLOSE } from '@wb/proto';
@@ -336,14 +338,6 @@ describe('through the real stack: two realtime nodes, boards, auth, gateway', ()
   // kill -9 on 2 shared cores can lose a race with the scheduler (see failover.int.test.ts)
   jest.retryTimes(1, { logErrorsBeforeRetry: true });
 
-  const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
-  async function until(cond: () => boolean | Promise<boolean>, ms = 10_000, what = 'condition'): Promise<void> {
-    const end = Date.now() + ms;
-    while (!(await cond())) {
-      if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-      await sleep(20);
-    }
-  }
   async function owner(name: string): Promise<{ id: number; boardId: string }> {
     const { id } = await signUp(stack.gatewayUrl, name);
     const boardId = `rt${randomId()}${randomId()}`;
@@ -361,7 +355,7 @@ describe('through the real stack: two realtime nodes, boards, auth, gateway', ()
         const conn = await connectClient(o.url, boardId, client, { secret: SECRET });
         let closedWith: { code: number } | null = null;
         void conn.closed.then((c) => (closedWith = c));
-        await until(() => client.welcome !== null || closedWith !== null, 10_000, 'welcome');
+        await eventually(() => client.welcome !== null || closedWith !== null, 10_000, 25, 'welcome');
         if (client.welcome) return { conn, nodeId: o.nodeId };
       } catch (err) {
         if (Date.now() > end) throw err;
@@ -446,7 +440,7 @@ describe('through the real stack: two realtime nodes, boards, auth, gateway', ()
     const back = [await joinBoard(boardId, student), await joinBoard(boardId, teacher)];
     expect(student.welcome).toMatchObject({ role: 'editor', readOnlyReason: null });
     expect(teacher.welcome).toMatchObject({ role: 'owner', readOnlyReason: null });
-    await until(async () => (await usage(id)).usedMs > locked.usedMs, 10_000, 'counting again');
+    await eventually(async () => (await usage(id)).usedMs > locked.usedMs, 10_000, 25, 'counting again');
     for (const b of back) b.conn.close();
   }, 60_000);
 
@@ -473,9 +467,10 @@ describe('through the real stack: two realtime nodes, boards, auth, gateway', ()
     second.conn.close();
     secondStudent.conn.close();
     const spentAfter = leftAt - bothBack;
-    await until(
+    await eventually(
       async () => (await spans(id)).length === 2 && (await spans(id))[1]!.to >= leftAt - 300,
       10_000,
+      25,
       'final',
     );
     await sleep(1000); // the dead node's unrelayed outbox rows are relayed by the survivor

@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { connectBus, createLogger } from '@wb/platform';
 import type { Bus } from '@wb/platform';
-import { freePort, signUp, startStack } from '@wb/platform/testing';
+import { eventually, freePort, signUp, startStack } from '@wb/platform/testing';
 import type { RunningStack } from '@wb/platform/testing';
 import { eventSubject, RT_CLOSE } from '@wb/proto';
 import type { EventEnvelope, PlanName } from '@wb/proto';
@@ -59,20 +59,11 @@ async function setSubscription(userId: number, plan: PlanName | null): Promise<v
   await bus.js.publish(eventSubject(stack.natsPrefix, envelope.type), JSON.stringify(envelope), { msgID: id });
 }
 
-const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
-async function until(cond: () => boolean | Promise<boolean>, ms = 10_000, what = 'condition'): Promise<void> {
-  const end = Date.now() + ms;
-  while (!(await cond())) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await sleep(10);
-  }
-}
-
 describe('an owner’s plan change reaches their open boards (SPEC A8)', () => {
   it('downgraded to a plan without guests: a guest on the board is closed (4403) within 1 s', async () => {
     const { browser, id } = await signUp(stack.gatewayUrl, 'Olga Owner');
     await setSubscription(id, 'standard');
-    await until(async () => (await browser.get('/api/plan')).body.name === 'standard', 5000, 'standard plan');
+    await eventually(async () => (await browser.get('/api/plan')).body.name === 'standard', 5000, 25, 'standard plan');
     const boardId = (await browser.post('/api/boards', {})).body.id as string;
 
     // a guest joins through the gateway (no cookie: user 0)
@@ -82,7 +73,7 @@ describe('an owner’s plan change reaches their open boards (SPEC A8)', () => {
       actorHeader: null,
     });
     const closed = conn.closed.then((c) => ({ ...c, at: Date.now() }));
-    await until(() => guest.inSync, 10_000, 'guest in sync');
+    await eventually(() => guest.inSync, 10_000, 25, 'guest in sync');
     expect(guest.welcome?.role).toBe('editor');
 
     const started = Date.now();

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import { Pool } from 'pg';
 import { sessionIdOf } from '@wb/platform';
-import { Browser, freePort, signUp, startStack, uniqueEmail } from '@wb/platform/testing';
+import { Browser, eventually, freePort, signUp, sleep, startStack, uniqueEmail } from '@wb/platform/testing';
 import type { RunningStack } from '@wb/platform/testing';
 import { encodeListFrame, MSG, RT_CLOSE } from '@wb/proto';
 import { A } from '../src/doc/automerge';
@@ -53,15 +53,6 @@ afterAll(async () => {
   await rm(snapshots, { recursive: true, force: true });
 });
 
-const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
-async function until(cond: () => boolean, ms = 10_000, what = 'condition'): Promise<void> {
-  const end = Date.now() + ms;
-  while (!cond()) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await sleep(10);
-  }
-}
-
 interface Opened {
   conn: WsConnection;
   client: TestClient;
@@ -79,7 +70,7 @@ async function open(browser: Browser, boardId: string, client: TestClient): Prom
   const closed = conn.closed.then((c) => ({ ...c, at: Date.now() }));
   let early: unknown = null;
   void closed.then((c) => (early = c));
-  await until(() => client.inSync || early !== null, 10_000, 'in sync through the gateway');
+  await eventually(() => client.inSync || early !== null, 10_000, 25, 'in sync through the gateway');
   expect(early).toBeNull();
   return { conn, client, closed };
 }
@@ -110,7 +101,7 @@ describe('sessions and names on the realtime node', () => {
     const s = await open(browser, boardId, new TestClient(id, 'Teacher (owner)'));
     expect(s.client.presence.find((p) => p.userId === id)?.name).toBe('Ann Teacher');
     const saved = s.client.edit((d) => addShape(d, 'kept', penStroke('kept', id, [1, 1])))!;
-    await until(() => s.client.pending.size === 0, 10_000, 'saved');
+    await eventually(() => s.client.pending.size === 0, 10_000, 25, 'saved');
 
     const t0 = Date.now();
     expect((await browser.post('/auth/logout', {})).status).toBeLessThan(400);

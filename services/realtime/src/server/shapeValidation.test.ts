@@ -19,17 +19,10 @@ import type { WsConnection } from '../testing/wsClient';
 import { signActor } from './actor';
 import { startWsServer } from './wsServer';
 import type { RunningWsServer } from './wsServer';
+import { eventually } from '@wb/platform/testing';
 
 const SECRET = 'shape-validation-test-shared-secret-0123';
 const AUTHOR = 5;
-const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
-async function until(cond: () => boolean, what: string, ms = 5000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!cond()) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await sleep(5);
-  }
-}
 
 const S = (s: string) => new A.ImmutableString(s);
 const pts = (n: number): Uint8Array => packPoints(Array.from({ length: n * 2 }, (_, i) => (i % 7) * 1.5));
@@ -165,7 +158,7 @@ beforeAll(async () => {
         actorHeader: signActor(SECRET, { userId }, Date.now()),
       }),
     );
-    await until(() => client.inSync, 'in sync');
+    await eventually(() => client.inSync, 5000, 25, 'in sync');
     if (userId === AUTHOR) author = client;
     else observer = client;
   }
@@ -198,8 +191,10 @@ async function send(fn: (d: BoardDoc) => void, keep = false): Promise<RtError | 
     hash = A.decodeChange(bytes).hash;
     author.sendRaw(encodeListFrame(MSG.CHANGES, [bytes]));
   }
-  await until(
+  await eventually(
     () => author.errors.length > before || A.hasHeads(observer.doc, [hash]),
+    5000,
+    25,
     `an answer to change ${hash.slice(0, 8)}`,
   );
   const error = author.errors[before] ?? null;

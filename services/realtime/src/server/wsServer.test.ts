@@ -16,16 +16,9 @@ import { signActor } from './actor';
 import { SessionGuard } from './sessions';
 import { guestName, SESSION_ENDED_REASON, startWsServer } from './wsServer';
 import type { RunningWsServer } from './wsServer';
+import { eventually, sleep } from '@wb/platform/testing';
 
 const SECRET = 'ws-server-test-shared-secret-0123456789';
-const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
-async function until(cond: () => boolean, ms = 5000, what = 'condition'): Promise<void> {
-  const end = Date.now() + ms;
-  while (!cond()) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await sleep(10);
-  }
-}
 
 let server: RunningWsServer;
 let room: Room;
@@ -88,7 +81,7 @@ function connect(client: TestClient, actor: { userId: number; name?: string; ses
 }
 async function joined(client: TestClient, actor: Parameters<typeof connect>[1]): Promise<WsConnection> {
   const conn = await connect(client, actor);
-  await until(() => client.inSync, 5000, 'in sync');
+  await eventually(() => client.inSync, 5000, 25, 'in sync');
   return conn;
 }
 const nameOf = (client: TestClient, userId: number) => client.presence.find((p) => p.userId === userId)?.name;
@@ -141,7 +134,7 @@ describe('websocket server', () => {
     const ca = await joined(a, { userId: 5, name: 'Ann', sessionId: sid });
     const c2 = await joined(other, { userId: 6, name: 'Bob', sessionId: 'd'.repeat(64) });
     a.edit((d) => addShape(d, 'before', penStroke('before', 5, [1, 1])));
-    await until(() => a.pending.size === 0, 5000, 'saved');
+    await eventually(() => a.pending.size === 0, 5000, 25, 'saved');
     let closedAt = 0;
     const closed = ca.closed.then((c) => {
       closedAt = Date.now();
@@ -174,7 +167,7 @@ describe('websocket server', () => {
     expect(closedWith).toBeNull();
     endedSessions.add(sid); // auth removed it from the cache; the broadcast never arrived
     await sessions.sweep();
-    await until(() => closedWith !== null, 1000, 'closed by the sweep');
+    await eventually(() => closedWith !== null, 1000, 25, 'closed by the sweep');
     expect(closedWith).toBe(RT_CLOSE.UNAUTHENTICATED);
     expect(sessions.size).toBe(0);
   });

@@ -28,7 +28,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { createLogger, createPool } from '@wb/platform';
 import type { Pool } from '@wb/platform';
-import { freePort, randomId, startStack } from '@wb/platform/testing';
+import { eventually, freePort, randomId, sleep, startStack } from '@wb/platform/testing';
 import type { RunningStack } from '@wb/platform/testing';
 import { RT_LIMITS } from '@wb/proto';
 import { SCHEMA } from '../src/repositories/journal';
@@ -65,15 +65,6 @@ if (perPersonMs < (RT_LIMITS.chatRateWindowMs / RT_LIMITS.chatRateMessages) * 1.
   throw new Error(`${CLIENTS} senders every ${INTERVAL_MS} ms would hit the chat rate limit (C4)`);
 
 const secret = (): string => randomBytes(32).toString('hex');
-const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
-async function until(cond: () => boolean, ms: number, what: string): Promise<void> {
-  const end = Date.now() + ms;
-  while (!cond()) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await sleep(2);
-  }
-}
-
 interface Summary {
   n: number;
   p50: number;
@@ -105,7 +96,7 @@ async function enter(nodeUrl: string, boardId: string, client: ChatTestClient): 
   open.push(conn);
   let closed: string | null = null;
   void conn.closed.then((c) => (closed = `${c.code} ${c.reason}`));
-  await until(() => client.inSync || closed !== null, 20_000, `client ${client.userId} in sync`);
+  await eventually(() => client.inSync || closed !== null, 20_000, 2, `client ${client.userId} in sync`);
   if (closed !== null) throw new Error(`client ${client.userId} closed: ${String(closed)}`);
   return conn;
 }
@@ -144,7 +135,7 @@ async function classroom(nodeUrl: string) {
     sender.say(`#${seq} a question about exercise ${seq % 12}: how do I start? see https://example.com/ex/${seq}`);
   }
   const others = CLIENTS - 1;
-  await until(() => arrivals.every((a) => a.length >= others), 10_000, 'every message at every client').catch(
+  await eventually(() => arrivals.every((a) => a.length >= others), 10_000, 2, 'every message at every client').catch(
     () => undefined,
   );
 
@@ -212,7 +203,7 @@ async function history(nodeUrl: string) {
     const conn = await enter(nodeUrl, boardId, c);
     const t1 = performance.now();
     c.history();
-    await until(() => c.pages.length > 0 || c.errors.length > 0, 10_000, 'the first history page');
+    await eventually(() => c.pages.length > 0 || c.errors.length > 0, 10_000, 2, 'the first history page');
     const t2 = performance.now();
     if (c.errors.length > 0) throw new Error(`history: ${c.errors[0]!.code} ${c.errors[0]!.message}`);
     request.push(t2 - t1);

@@ -7,7 +7,7 @@
  * e2e does, so the node's plan lookup sees it on its first ask). She runs a 2-minute timer that
  * Bob sees counting down and stopping on pause; she presents, Bob follows her pans and zooms
  * (the presenter move → follower applied latency is logged), cannot draw meanwhile and can again
- * once she stops. A starter-plan owner's timer chip gives the upgrade notice instead. Screenshots:
+ * once she stops. A starter-plan owner's timer and present chips open the upgrade prompt instead. Screenshots:
  * timer running (desktop), follower with banner and outline, 390 px dark with the timer.
  */
 import type { PlanName } from '@wb/proto';
@@ -273,21 +273,28 @@ maybe('live lesson end to end', () => {
     ).toBe('outline on her area');
   }, 150_000);
 
-  test('a starter-plan owner’s timer chip gives the upgrade notice, no timer', async () => {
+  test('a starter-plan owner’s timer and present chips open the upgrade prompt, no timer (issue 26 #8)', async () => {
     const cleo = await ownerWithBoard(stack, 'Cleo', 'Starter lesson');
     const p = cleo.page;
     await p.waitForTimeout(1000); // LS1: the node learns the owner's plan on the first join
     await p.locator('[data-action="timer"]').click();
-    await p
-      .getByText(/need a paid plan/)
-      .first()
+    // the app's upgrade prompt, not a toast: a starter teacher in no team gets "upgrade available"
+    // (no billing service runs here, so no trial is known: upgrade now; billing.e2e has try-for-free)
+    const prompt = p.getByRole('dialog', { name: 'The timer and presenting are part of the paid plans' });
+    await prompt
+      .locator('.upgrade-prompt[data-variant="upgradeNow"]')
+      .getByRole('link', { name: 'Upgrade now' })
       .waitFor();
+    expect(await p.locator('.toast').count()).toBe(0);
     expect(await p.getByRole('dialog', { name: 'Timer' }).count()).toBe(0);
-    await p.waitForTimeout(500);
+    await p.keyboard.press('Escape');
+    await prompt.waitFor({ state: 'detached' });
     expect(await p.locator('[data-timer]').count()).toBe(0);
     // presenting is the same paid feature
     await p.locator('[data-action="present"]').click();
-    await p.waitForTimeout(500);
+    await prompt.locator('.upgrade-prompt[data-variant="upgradeNow"]').waitFor();
+    expect(await p.locator('.toast').count()).toBe(0);
+    await p.keyboard.press('Escape');
     expect(await p.locator('[data-action="present"]').getAttribute('aria-pressed')).toBe('false');
   }, 90_000);
 });

@@ -1,9 +1,18 @@
+/**
+ * The app's one upgrade prompt (spec §2 "Upgrade prompt variants"; the variant comes from
+ * upgradeVariant in upgradePrompt.ts): a box with the variant's title, words and action, and the
+ * dialog every paid control opens with it.
+ */
+import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { LocalLink } from '../app/prefix';
+import { Modal } from './Modal';
 import type { UpgradeVariant } from './upgradePrompt';
 
-export function UpgradePrompt({ variant }: { variant: UpgradeVariant }) {
+/** `variant` null: not known yet (nothing is shown until it is). */
+export function UpgradePrompt({ variant, titled = true }: { variant: UpgradeVariant | null; titled?: boolean }) {
   const { t } = useTranslation();
+  if (!variant) return <div className="upgrade-prompt-pending" aria-busy="true" />;
   const body = {
     teamOwner: {
       title: t('upgrade.requiredTitle'),
@@ -38,11 +47,43 @@ export function UpgradePrompt({ variant }: { variant: UpgradeVariant }) {
   }[variant];
   return (
     <div className="upgrade-prompt" data-variant={variant}>
-      <p className="upgrade-title">{body.title}</p>
+      {titled ? <p className="upgrade-title">{body.title}</p> : null}
       <p>{body.text}</p>
       <LocalLink className="button primary" to={body.link}>
         {body.label}
       </LocalLink>
     </div>
+  );
+}
+
+/**
+ * A paid control's dialog: what the feature is (`title`, `text`) and the person's prompt. A
+ * visitor gets one message only, "account required" (a guest cannot buy the feature: the
+ * feature's "part of the paid plans" would contradict it).
+ */
+export function UpgradeDialog({
+  variant,
+  title,
+  text,
+  onClose,
+}: {
+  variant: UpgradeVariant | null;
+  title: ReactNode;
+  text: ReactNode;
+  onClose: () => void;
+}) {
+  const { t } = useTranslation();
+  if (variant === 'visitor') {
+    return (
+      <Modal title={t('upgrade.accountTitle')} onClose={onClose} className="upgrade-dialog">
+        <UpgradePrompt variant={variant} titled={false} />
+      </Modal>
+    );
+  }
+  return (
+    <Modal title={title} onClose={onClose} className="upgrade-dialog">
+      <p>{text}</p>
+      <UpgradePrompt variant={variant} />
+    </Modal>
   );
 }

@@ -46,9 +46,17 @@ export function useTeam(): { isOwner: boolean } | null {
   return info.data ? { isOwner: info.data.role === 'owner' } : null;
 }
 
-export function useUpgradeVariant(): UpgradeVariant {
-  const { user } = useSession();
-  const team = useTeam();
+/**
+ * The person's upgrade prompt variant, or null while it is not known yet (the session, the team
+ * or the trial still loading): a signed-in person must not see "sign up" or "upgrade now" flash
+ * before "try it for free". A failed trial question counts as no trial.
+ */
+export function useUpgradeVariant(): UpgradeVariant | null {
+  const { session, user } = useSession();
+  const info = useGetBusinessInfoQuery(undefined, { skip: !user });
+  const team = info.data ? { isOwner: info.data.role === 'owner' } : null;
   const trial = useGetFreeTrialQuery(undefined, { skip: !user || !!team });
+  if (session.status === 'loading') return null;
+  if (user && (info.isLoading || (!team && trial.isLoading))) return null;
   return upgradeVariant({ loggedIn: !!user, team, canHaveFreeTrial: trial.data?.canHaveFreeTrial === true });
 }

@@ -345,7 +345,7 @@ export function BoardSession({ boardId, client, name, guest, style, settings, pl
             canControl={snap.welcome?.role === 'owner' || snap.welcome?.role === 'editor'}
             owner={snap.welcome?.role === 'owner'}
             editor={editor}
-            onUpgrade={() => dispatch(notify({ type: 'info', message: t('lesson.upgrade') }))}
+            onUpgrade={() => setUpgrade('lesson')}
           />
         }
         save={<SaveState client={client} />}

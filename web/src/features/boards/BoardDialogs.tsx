@@ -15,7 +15,7 @@ import {
 } from '@wb/proto';
 import { Modal } from '../../ui/Modal';
 import { Field } from '../../ui/Field';
-import { UpgradePrompt } from '../../ui/UpgradePrompt';
+import { UpgradeDialog as PlanUpgradeDialog, UpgradePrompt } from '../../ui/UpgradePrompt';
 import { useUpgradeVariant } from '../billing/useBilling';
 import { useAppDispatch } from '../../app/store';
 import { notify } from '../../ui/toastsSlice';
@@ -287,10 +287,12 @@ export function UpgradeDialog({
   const { t } = useTranslation('boards');
   const variant = useUpgradeVariant();
   return (
-    <Modal title={t(`upgrade.${reason}Title`)} onClose={onClose} className="upgrade-dialog">
-      <p>{t(`upgrade.${reason}Text`, { max: maxBoards })}</p>
-      <UpgradePrompt variant={variant} />
-    </Modal>
+    <PlanUpgradeDialog
+      variant={variant}
+      title={t(`upgrade.${reason}Title`)}
+      text={t(`upgrade.${reason}Text`, { max: maxBoards })}
+      onClose={onClose}
+    />
   );
 }
 

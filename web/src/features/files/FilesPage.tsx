@@ -13,8 +13,7 @@ import { useAppDispatch } from '../../app/store';
 import { ConfirmDialog } from '../../ui/ConfirmDialog';
 import { EmptyState, Loading } from '../../ui/EmptyState';
 import { ICON_PROPS } from '../../ui/icons';
-import { Modal } from '../../ui/Modal';
-import { UpgradePrompt } from '../../ui/UpgradePrompt';
+import { UpgradeDialog } from '../../ui/UpgradePrompt';
 import { reportError } from '../../ui/reportError';
 import { notify } from '../../ui/toastsSlice';
 import { useCodeText } from '../../ui/useCodeText';
@@ -313,9 +312,11 @@ function UploadUpgradeDialog({ onClose }: { onClose: () => void }) {
   const { t } = useTranslation();
   const variant = useUpgradeVariant();
   return (
-    <Modal title={t('files.upgrade.title')} onClose={onClose} className="upgrade-dialog">
-      <p>{t('files.upgrade.text')}</p>
-      <UpgradePrompt variant={variant} />
-    </Modal>
+    <UpgradeDialog
+      variant={variant}
+      title={t('files.upgrade.title')}
+      text={t('files.upgrade.text')}
+      onClose={onClose}
+    />
   );
 }

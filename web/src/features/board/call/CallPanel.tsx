@@ -10,8 +10,7 @@ import { useTranslation } from 'react-i18next';
 import { ChevronLeft, ChevronRight, Mic, MicOff, MonitorUp, PhoneOff, Video, VideoOff, VolumeX, X } from 'lucide-react';
 import { useAppDispatch } from '../../../app/store';
 import { ICON_PROPS } from '../../../ui/icons';
-import { Modal } from '../../../ui/Modal';
-import { UpgradePrompt } from '../../../ui/UpgradePrompt';
+import { UpgradeDialog } from '../../../ui/UpgradePrompt';
 import { useUpgradeVariant } from '../../billing/useBilling';
 import { callApi } from './callApi';
 import { CallSession, type CallStatus, type CallView } from './callSession';
@@ -388,9 +387,11 @@ function CallUpgrade({ onClose }: { onClose: () => void }) {
   const { t } = useTranslation('board');
   const variant = useUpgradeVariant();
   return (
-    <Modal title={t('call.upgradeTitle')} onClose={onClose} className="upgrade-dialog">
-      <p data-call-upgrade="true">{t('call.upgradeText')}</p>
-      <UpgradePrompt variant={variant} />
-    </Modal>
+    <UpgradeDialog
+      variant={variant}
+      title={t('call.upgradeTitle')}
+      text={<span data-call-upgrade="true">{t('call.upgradeText')}</span>}
+      onClose={onClose}
+    />
   );
 }

@@ -1,10 +1,13 @@
-/** The app's upgrade prompt (its variant from useBilling) for a board feature the plan lacks. */
+/**
+ * The app's upgrade dialog (its variant from useBilling) for a paid board control: power tools,
+ * presets, advanced graphs, files, the lesson's timer and presentation (the call's
+ * panel shows the same dialog with its own words).
+ */
 import { useTranslation } from 'react-i18next';
-import { Modal } from '../../../ui/Modal';
-import { UpgradePrompt } from '../../../ui/UpgradePrompt';
+import { UpgradeDialog } from '../../../ui/UpgradePrompt';
 import { useUpgradeVariant } from '../../billing/useBilling';
 
-export type BoardUpgradeReason = 'powerTools' | 'presets' | 'advancedGraphs' | 'fileUpload';
+export type BoardUpgradeReason = 'powerTools' | 'presets' | 'advancedGraphs' | 'fileUpload' | 'lesson';
 
 export function BoardUpgradeDialog({
   reason,
@@ -18,9 +21,11 @@ export function BoardUpgradeDialog({
   const { t } = useTranslation('board');
   const variant = useUpgradeVariant();
   return (
-    <Modal title={t(`upgrade.${reason}Title`)} onClose={onClose} className="upgrade-dialog">
-      <p>{t(`upgrade.${reason}Text`, { max: maxPresets })}</p>
-      <UpgradePrompt variant={variant} />
-    </Modal>
+    <UpgradeDialog
+      variant={variant}
+      title={t(`upgrade.${reason}Title`)}
+      text={t(`upgrade.${reason}Text`, { max: maxPresets })}
+      onClose={onClose}
+    />
   );
 }

@@ -84,6 +84,13 @@ const act = (a: ActionId, keys: string, group: ShortcutGroup, access: Access = '
   access,
 });
 
+const NUDGES = [
+  ['nudgeLeft', 'ArrowLeft'],
+  ['nudgeRight', 'ArrowRight'],
+  ['nudgeUp', 'ArrowUp'],
+  ['nudgeDown', 'ArrowDown'],
+] as const;
+
 export const SHORTCUTS: readonly Shortcut[] = [
   tool('select', 'V', 'view'),
   tool('hand', 'H', 'view'),
@@ -132,10 +139,8 @@ export const SHORTCUTS: readonly Shortcut[] = [
   act('lock', 'Mod+Shift+L', 'editing'),
   act('group', 'Mod+G', 'editing'),
   act('ungroup', 'Mod+Shift+G', 'editing'),
-  act('nudgeLeft', 'ArrowLeft', 'editing'),
-  act('nudgeRight', 'ArrowRight', 'editing'),
-  act('nudgeUp', 'ArrowUp', 'editing'),
-  act('nudgeDown', 'ArrowDown', 'editing'),
+  // spec §9: arrows move by 1, with Shift by 10, with Ctrl/⌘+Shift by 100 (nudgeStep)
+  ...NUDGES.flatMap(([a, arrow]) => ['', 'Shift+', 'Mod+Shift+'].map((mods) => act(a, mods + arrow, 'editing'))),
   act('zoomIn', '+', 'view', 'view'),
   act('zoomIn', '=', 'view', 'view'),
   act('zoomOut', '-', 'view', 'view'),
@@ -147,10 +152,11 @@ export const SHORTCUTS: readonly Shortcut[] = [
   act('shortcuts', '?', 'panels', 'view'),
 ];
 
-/** Arrow keys: 1, Shift 10, Ctrl/⌘+Shift 100 world units (spec §9). */
-export function nudgeStep(e: { shift: boolean; mod: boolean }): number {
-  if (e.shift && e.mod) return 100;
-  return e.shift ? 10 : 1;
+/** Arrow keys: 1, Shift 10, Ctrl/⌘+Shift 100 world units (spec §9), read from the matched keys. */
+export function nudgeStep(keys: string): number {
+  const parts = keys.split('+');
+  if (parts.includes('Shift') && parts.includes('Mod')) return 100;
+  return parts.includes('Shift') ? 10 : 1;
 }
 
 const LEVEL: Record<Access, number> = { view: 0, edit: 1, own: 2 };

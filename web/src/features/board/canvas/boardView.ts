@@ -1178,7 +1178,7 @@ export class BoardView implements ToolHost, EditorApi {
         this.markState();
       }
     } else if (t.action.startsWith('nudge')) {
-      this.nudge(t.action as 'nudgeLeft', nudgeStep({ shift: e.shiftKey, mod: e.ctrlKey || e.metaKey }));
+      this.nudge(t.action as 'nudgeLeft', nudgeStep(shortcut.keys));
     } else if (t.action === 'deselect') {
       this.tool.cancel(this);
       this.setSelection([]);

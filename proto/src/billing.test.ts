@@ -15,6 +15,7 @@ import {
   splitGross,
   subscriptionSchema,
   subscriptionState,
+  trialWithPaymentMethod,
   trialFirstBillingDate,
   vatFor,
   vatNumberFormatValid,
@@ -40,6 +41,7 @@ function buildSubscription(over: Partial<Subscription> = {}): Subscription {
     expires: '2026-06-15T00:00:00.000Z',
     trial: 0,
     first_billing_date: '2025-06-15',
+    payment_method: 1,
     ...over,
   };
 }
@@ -267,6 +269,27 @@ describe('schemas', () => {
     expect(invoiceSchema.parse(invoice)).toEqual(invoice);
     expect(invoiceSchema.safeParse({ ...invoice, currency: 'USD' }).success).toBe(false);
     expect(invoiceSchema.safeParse({ ...invoice, type: 'charge' }).success).toBe(false);
+  });
+});
+
+describe('trialWithPaymentMethod (issue 26 #11)', () => {
+  const now = new Date('2026-06-10T12:00:00Z');
+  const trial = buildSubscription({
+    id: 'trial-abc',
+    status: 'Pending',
+    trial: 1,
+    first_billing_date: '2026-06-15T12:00:00.000Z',
+    expires: '2026-06-15T12:00:00.000Z',
+    next_billing_amount: 37200,
+  });
+  it('a running trial with a card on file', () => {
+    expect(trialWithPaymentMethod(trial, now)).toBe(true);
+  });
+  it('not a card-less trial, an ended trial, a paid subscription or none', () => {
+    expect(trialWithPaymentMethod({ ...trial, payment_method: 0, next_billing_amount: 0 }, now)).toBe(false);
+    expect(trialWithPaymentMethod(trial, new Date('2026-06-16T00:00:00Z'))).toBe(false);
+    expect(trialWithPaymentMethod(buildSubscription(), now)).toBe(false);
+    expect(trialWithPaymentMethod(null, now)).toBe(false);
   });
 });
 

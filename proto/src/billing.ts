@@ -339,6 +339,13 @@ export const subscriptionSchema = z.object({
   expires: instantSchema.nullable(),
   trial: z.union([z.literal(0), z.literal(1)]),
   first_billing_date: instantSchema.nullable(),
+  /**
+   * 1 when a payment method is on file for it (every subscription at the payment provider, a
+   * trial with a card added included: it is charged on the first billing date), 0 for a
+   * card-less trial (nothing is charged when it ends). Not in spec §3: the subscription page
+   * needs it to show a trial with a card as one state (issue 26 #11).
+   */
+  payment_method: z.union([z.literal(0), z.literal(1)]),
 });
 export type Subscription = z.infer<typeof subscriptionSchema>;
 
@@ -419,6 +426,17 @@ export function subscriptionState(sub: StateFields | null | undefined, now: Date
   if (sub.status === 'Canceled') return inFuture(sub.expires, now) ? 'cancelled' : 'none';
   if (sub.status === 'Active' || inFuture(sub.expires, now)) return 'active';
   return 'none';
+}
+
+/**
+ * A trial whose card is added: the trial runs until the first billing date, then the card is
+ * charged `next_billing_amount` (one state on the subscription page, not a trial plus an offer).
+ */
+export function trialWithPaymentMethod(
+  sub: (StateFields & Pick<Subscription, 'payment_method'>) | null | undefined,
+  now: Date,
+): boolean {
+  return !!sub && sub.payment_method === 1 && subscriptionState(sub, now) === 'trial';
 }
 
 /** Whether the user has the plan's features now: trial, active, cancelled-but-paid, past due. */

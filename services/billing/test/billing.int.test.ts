@@ -96,7 +96,14 @@ describe('the free trial', () => {
     const res = await browser.post('/api/billing/trial', { plan: 'premium', billing_period: 'monthly', terms: true });
     expect(res.status).toBe(200);
     const sub = subscriptionSchema.parse(res.body);
-    expect(sub).toMatchObject({ plan: 'premium', seats: 1, trial: 1, status: 'Pending', next_billing_amount: 0 });
+    expect(sub).toMatchObject({
+      plan: 'premium',
+      seats: 1,
+      trial: 1,
+      status: 'Pending',
+      next_billing_amount: 0,
+      payment_method: 0,
+    });
     expect(sub.id).toMatch(/^trial-/);
     const firstBilling = Date.parse(sub.first_billing_date!);
     expect(Math.abs(firstBilling - (started + 7 * DAY))).toBeLessThan(60_000);
@@ -156,10 +163,18 @@ describe('the free trial', () => {
     const sub = subscriptionSchema.parse(res.body);
     expect(sub.id).toMatch(/^trial-/);
     expect(sub.id).not.toBe(trial.id);
-    expect(sub).toMatchObject({ trial: 1, status: 'Pending', plan: 'premium', next_billing_amount: 3596 });
+    expect(sub).toMatchObject({
+      trial: 1,
+      status: 'Pending',
+      plan: 'premium',
+      next_billing_amount: 3596,
+      payment_method: 1,
+    });
     expect(sub.first_billing_date!.slice(0, 10)).toBe(trial.first_billing_date!.slice(0, 10));
     expect(fake.charges(customerIdFor(id))).toHaveLength(0);
     expect(await planOf(browser)).toBe('premium');
+    // the subscription shown is the trial with the card (the web shows one state: trial, first charge)
+    expect((await browser.get('/api/billing/subscription')).body).toMatchObject({ id: sub.id, payment_method: 1 });
     // the job leaves a trial with a card alone while the provider still has it running
     await runMaintenance(DAY);
     expect(await planOf(browser)).toBe('premium');

@@ -18,5 +18,7 @@ export function presentSubscription(row: SubscriptionRow): Subscription {
     expires: iso(row.expires),
     trial: row.trial ? 1 : 0,
     first_billing_date: iso(row.first_billing_date),
+    // only subscriptions at the provider have a payment method; a card-less trial lives here only
+    payment_method: row.at_provider ? 1 : 0,
   };
 }

@@ -11,9 +11,11 @@ import {
   MAX_SEATS,
   PAID_PLAN_NAMES,
   PLANS,
+  TRIAL_DAYS,
   eurosToCents,
   formatEur,
   subscriptionState,
+  trialWithPaymentMethod,
   type BillingFormInput,
   type BillingPeriod,
   type PaidPlanName,
@@ -36,6 +38,8 @@ import {
   useGetInvoicesQuery,
   useGetSubscriptionQuery,
   useGetCollaborationUsageQuery,
+  useGetFreeTrialQuery,
+  useStartTrialMutation,
   useSubscribeMutation,
 } from './billingApi';
 import {
@@ -105,8 +109,18 @@ export function StateText({ sub, now }: { sub: Subscription | null | undefined; 
   const state = subscriptionState(sub, now);
   switch (state) {
     case 'trial':
-      return (
-        <p className="sub-state state-trial">{t('state.trial', { count: daysLeft(sub!.first_billing_date, now) })}</p>
+      // a trial with a card added is one state: it runs until the first charge (issue 26 #11)
+      return trialWithPaymentMethod(sub, now) ? (
+        <p className="sub-state state-trial" data-state="trialWithCard">
+          {t('state.trialWithCard', {
+            date: formatDate(sub!.first_billing_date, i18n.language),
+            amount: eur(sub!.next_billing_amount),
+          })}
+        </p>
+      ) : (
+        <p className="sub-state state-trial" data-state="trial">
+          {t('state.trial', { count: daysLeft(sub!.first_billing_date, now) })}
+        </p>
       );
     case 'trialExpired':
       return <p className="sub-state state-warn">{t('state.trialExpired')}</p>;
@@ -155,10 +169,15 @@ function Overview() {
   const { t: tc } = useTranslation();
   const { plan } = useSession();
   const sub = useGetSubscriptionQuery();
-  if (sub.isLoading) return <Loading />;
   const s = sub.data ?? null;
   const now = new Date();
   const state = subscriptionState(s, now);
+  const offer = state === 'none' || state === 'trialExpired';
+  // spec §2: try for free when a trial is available, upgrade now otherwise
+  const trial = useGetFreeTrialQuery(undefined, { skip: sub.isLoading || !offer });
+  if (sub.isLoading || (offer && trial.isLoading)) return <Loading />;
+  const withCard = trialWithPaymentMethod(s, now);
+  const firstCharge = s ? `${formatDate(s.first_billing_date, i18n.language)} · ${eur(s.next_billing_amount)}` : '';
   return (
     <div className="subscription">
       <SubNav />
@@ -175,7 +194,14 @@ function Overview() {
             <dd>{t(`period.${s.billing_period}`)}</dd>
             <dt>{t('sub.seats')}</dt>
             <dd>{s.seats}</dd>
-            {state !== 'cancelled' && state !== 'trialExpired' ? (
+            {state === 'trial' ? (
+              <>
+                <dt>{t('sub.trialEnds')}</dt>
+                <dd data-testid="trial-ends">{formatDate(s.first_billing_date, i18n.language)}</dd>
+                <dt>{t('sub.firstCharge')}</dt>
+                <dd data-testid="first-charge">{withCard ? firstCharge : t('sub.noCard')}</dd>
+              </>
+            ) : state !== 'cancelled' && state !== 'trialExpired' ? (
               <>
                 <dt>{t('sub.nextBilling')}</dt>
                 <dd>
@@ -187,9 +213,13 @@ function Overview() {
           </dl>
         ) : null}
         <div className="actions">
-          {state === 'none' || state === 'trialExpired' || state === 'trial' ? (
+          {offer ? (
             <LocalLink to="/settings/subscription/upgrade" className="button primary">
-              {state === 'trial' ? t('sub.addCard') : t('sub.upgradeNow')}
+              {trial.data?.canHaveFreeTrial ? t('sub.tryFree', { days: TRIAL_DAYS }) : t('sub.upgradeNow')}
+            </LocalLink>
+          ) : state === 'trial' && !withCard ? (
+            <LocalLink to="/settings/subscription/upgrade" className="button primary">
+              {t('sub.addCard')}
             </LocalLink>
           ) : (
             <LocalLink to="/settings/subscription/update" className="button primary">
@@ -225,6 +255,7 @@ function PlanChoice({
   setPeriod,
   seats,
   setSeats,
+  trial = false,
 }: {
   plan: PaidPlanName;
   setPlan: (p: PaidPlanName) => void;
@@ -232,6 +263,8 @@ function PlanChoice({
   setPeriod: (p: BillingPeriod) => void;
   seats: number;
   setSeats: (n: number) => void;
+  /** a trial is for one person: no licences to choose */
+  trial?: boolean;
 }) {
   const { t } = useTranslation('billing');
   const { t: tc } = useTranslation();
@@ -252,7 +285,7 @@ function PlanChoice({
           </label>
         ))}
       </fieldset>
-      {isTeamPlan(plan) ? (
+      {isTeamPlan(plan) && !trial ? (
         <Field
           label={t('sub.seats')}
           name="seats"
@@ -274,17 +307,28 @@ function Summary({
   seats,
   country,
   vatNr,
+  trialEnds,
 }: {
   plan: PaidPlanName;
   period: BillingPeriod;
   seats: number;
   country: string;
   vatNr: string;
+  /** during a card-less trial: nothing is charged now, the first charge is on this day */
+  trialEnds?: string | null;
 }) {
-  const { t } = useTranslation('billing');
+  const { t, i18n } = useTranslation('billing');
   const q = quote(plan, period, seats, country, vatNr);
   return (
     <dl className="sub-details summary" aria-live="polite">
+      {trialEnds ? (
+        <>
+          <dt>{t('sum.today')}</dt>
+          <dd data-testid="sum-today">{eur(0)}</dd>
+          <dt>{t('sum.firstCharge')}</dt>
+          <dd data-testid="sum-first-charge">{formatDate(trialEnds, i18n.language)}</dd>
+        </>
+      ) : null}
       <dt>{t('sum.net', { count: q.months })}</dt>
       <dd data-testid="sum-net">{eur(q.netCents)}</dd>
       <dt>{q.vatApplies ? t('sum.vat', { rate: q.vatRate }) : t('sum.noVat')}</dt>
@@ -308,7 +352,7 @@ export function UpgradeSettings() {
 }
 
 function Upgrade() {
-  const { t } = useTranslation('billing');
+  const { t, i18n } = useTranslation('billing');
   const dispatch = useAppDispatch();
   const codeText = useCodeText();
   const navigate = useNavigate();
@@ -326,6 +370,14 @@ function Upgrade() {
   const [error, setError] = useState<string | undefined>();
   const [subscribe, { isLoading }] = useSubscribeMutation();
   const onNonce = useCallback((n: string | undefined) => setNonce(n), []);
+  const now = new Date();
+  const state = subscriptionState(sub.data, now);
+  const offer = state === 'none' || state === 'trialExpired';
+  // during a card-less trial the checkout adds the card: nothing now, the first charge at the trial's end
+  const cardLessTrial = state === 'trial';
+  const trial = useGetFreeTrialQuery(undefined, { skip: sub.isLoading || !offer });
+  // spec §2: with a trial available the upgrade page starts it (no card); "pay now" shows the checkout
+  const [payNow, setPayNow] = useState(false);
 
   // prefill: the saved business details, else the user's name and address
   useEffect(() => {
@@ -386,13 +438,45 @@ function Upgrade() {
       setError(formErrorText(result.error, codeText));
       return;
     }
-    dispatch(notify({ type: 'info', message: t('sub.subscribed') }));
+    dispatch(notify({ type: 'info', message: t(cardLessTrial ? 'sub.cardAdded' : 'sub.subscribed') }));
     void navigate(lp('/settings/subscription'));
   };
+
+  if (sub.isLoading || (offer && trial.isLoading)) return <Loading />;
+  // a trial with a card added: nothing to buy, it becomes the subscription on its first charge
+  if (trialWithPaymentMethod(sub.data, now)) {
+    return (
+      <div className="subscription">
+        <SubNav />
+        <div className="card sub-card">
+          <StateText sub={sub.data} now={now} />
+          <div className="actions">
+            <LocalLink to="/settings/subscription/update" className="button primary">
+              {t('sub.change')}
+            </LocalLink>
+          </div>
+        </div>
+      </div>
+    );
+  }
+  if (offer && trial.data?.canHaveFreeTrial && !payNow) {
+    return (
+      <div className="subscription">
+        <SubNav />
+        <TrialOffer onPayNow={() => setPayNow(true)} />
+      </div>
+    );
+  }
+  const trialEnds = cardLessTrial ? (sub.data?.first_billing_date ?? null) : null;
 
   return (
     <div className="subscription">
       <SubNav />
+      {cardLessTrial ? (
+        <p className="sub-state state-trial" data-testid="trial-checkout-note">
+          {t('sub.addCardText', { date: formatDate(trialEnds, i18n.language) })}
+        </p>
+      ) : null}
       <form
         className="upgrade-form"
         noValidate
@@ -434,15 +518,83 @@ function Upgrade() {
             seats={isTeamPlan(plan) ? seats : 1}
             country={form.country_code}
             vatNr={form.vat_nr}
+            trialEnds={trialEnds}
           />
           {error ? <FormError message={error} /> : null}
           {tried && Object.keys(errors).length > 0 ? <FormError message={t('form.fix')} /> : null}
           <button type="submit" className="primary" disabled={isLoading || !nonce}>
-            {isLoading ? t('sub.paying') : t('sub.subscribe')}
+            {isLoading ? t('sub.paying') : t(cardLessTrial ? 'sub.addCardSubmit' : 'sub.subscribe')}
           </button>
         </section>
       </form>
     </div>
+  );
+}
+
+/**
+ * The free trial from the subscription pages (spec §2, §5 terms first, §9 7 days): the same
+ * POST /api/billing/trial as onboarding's trial step, for a person who skipped it there.
+ */
+function TrialOffer({ onPayNow }: { onPayNow: () => void }) {
+  const { t } = useTranslation('billing');
+  const dispatch = useAppDispatch();
+  const codeText = useCodeText();
+  const navigate = useNavigate();
+  const lp = useLocalPath();
+  const [plan, setPlan] = useState<PaidPlanName>('standard');
+  const [period, setPeriod] = useState<BillingPeriod>('yearly');
+  const [terms, setTerms] = useState(false);
+  const [error, setError] = useState<string | undefined>();
+  const [start, { isLoading }] = useStartTrialMutation();
+  const submit = async () => {
+    setError(undefined);
+    const result = await start({ plan, billing_period: period, terms });
+    if ('error' in result) {
+      setError(formErrorText(result.error, codeText));
+      return;
+    }
+    dispatch(notify({ type: 'info', message: t('sub.trialStarted') }));
+    void navigate(lp('/settings/subscription'));
+  };
+  return (
+    <form
+      className="card trial-form"
+      noValidate
+      onSubmit={(e) => {
+        e.preventDefault();
+        if (terms) void submit();
+      }}
+    >
+      <h2>{t('onboarding.trialTitle', { days: TRIAL_DAYS })}</h2>
+      <p>{t('onboarding.trialOffer', { days: TRIAL_DAYS })}</p>
+      <PlanChoice
+        plan={plan}
+        setPlan={setPlan}
+        period={period}
+        setPeriod={setPeriod}
+        seats={1}
+        setSeats={() => {}}
+        trial
+      />
+      <label className="check">
+        <input type="checkbox" checked={terms} onChange={(e) => setTerms(e.target.checked)} />{' '}
+        <span>
+          {t('onboarding.terms')}{' '}
+          <LocalLink to="/terms" target="_blank">
+            {t('onboarding.termsLink')}
+          </LocalLink>
+        </span>
+      </label>
+      {error ? <FormError message={error} /> : null}
+      <div className="actions">
+        <button type="submit" className="primary" disabled={!terms || isLoading}>
+          {t('onboarding.startTrial')}
+        </button>
+        <button type="button" className="link" onClick={onPayNow}>
+          {t('sub.payNowInstead')}
+        </button>
+      </div>
+    </form>
   );
 }
 

@@ -81,6 +81,7 @@ const sub = (over: Record<string, unknown>) => ({
   expires: '2099-05-01',
   trial: 0,
   first_billing_date: '2026-01-27',
+  payment_method: 1,
   ...over,
 });
 const fakeToken = Buffer.from(JSON.stringify({ environment: 'fake' })).toString('base64');
@@ -163,12 +164,22 @@ test.each([
     sub({
       id: 'trial-abc',
       trial: 1,
+      status: 'Pending',
+      next_billing_amount: 0,
+      payment_method: 0,
       first_billing_date: new Date(Date.now() + 3 * 86_400_000 - 60_000).toISOString(),
     }),
     'Free trial. Days left: 3',
   ],
   [
-    sub({ id: 'trial-abc', trial: 1, first_billing_date: '2026-01-01', expires: '2026-01-01', status: 'Canceled' }),
+    sub({
+      id: 'trial-abc',
+      trial: 1,
+      payment_method: 0,
+      first_billing_date: '2026-01-01',
+      expires: '2026-01-01',
+      status: 'Canceled',
+    }),
     'Your free trial has ended.',
   ],
   [sub({ status: 'Past Due' }), 'The last payment failed. Add a payment method to resume.'],
@@ -186,6 +197,153 @@ test.each([
   if (s && s.status === 'Active' && s.trial === 0) {
     expect(screen.getByText(/May 1, 2099 · €1116\.00/)).toBeTruthy();
   }
+});
+
+const inDays = (days: number) => new Date(Date.now() + days * 86_400_000 - 60_000).toISOString();
+const cardLessTrial = sub({
+  id: 'trial-free',
+  plan: 'premium',
+  seats: 1,
+  trial: 1,
+  status: 'Pending',
+  next_billing_date: null,
+  next_billing_amount: 0,
+  payment_method: 0,
+  first_billing_date: inDays(5),
+  expires: inDays(5),
+});
+// issue 26 #11: the same trial after a card was added (a provider subscription, first charged when it ends)
+const trialWithCard = sub({
+  id: 'trial-card',
+  plan: 'premium',
+  seats: 1,
+  trial: 1,
+  status: 'Pending',
+  next_billing_date: inDays(5),
+  next_billing_amount: 37_200,
+  payment_method: 1,
+  first_billing_date: inDays(5),
+  expires: inDays(5),
+});
+const trialEndText = (iso: string) =>
+  new Date(iso).toLocaleDateString('en', { year: 'numeric', month: 'long', day: 'numeric', timeZone: 'UTC' });
+
+test('overview, trial with a card (issue 26 #11): one state, the trial’s end and the first charge, no second offer', async () => {
+  stubApi({
+    ...session,
+    'GET /api/business/info': { body: null },
+    'GET /api/billing/subscription': { body: trialWithCard },
+  });
+  renderAt('/settings/subscription', <SubscriptionOverview />);
+  const end = trialEndText(trialWithCard.first_billing_date);
+  expect(
+    await screen.findByText(`Free trial until ${end}. Then your card is charged €372.00.`, { exact: true }),
+  ).toBeTruthy();
+  expect(screen.getByTestId('trial-ends').textContent).toBe(end);
+  expect(screen.getByTestId('first-charge').textContent).toBe(`${end} · €372.00`);
+  expect(screen.queryByText(/Subscribe now|Add a card|Next payment/)).toBeNull();
+  const change = screen.getAllByRole('link', { name: 'Change subscription' }).find((a) => a.closest('.sub-card'));
+  expect(change?.getAttribute('href')).toBe('/settings/subscription/update');
+});
+
+test('overview, trial without a card: its end, no charge, and one offer (add a card)', async () => {
+  stubApi({
+    ...session,
+    'GET /api/business/info': { body: null },
+    'GET /api/billing/subscription': { body: cardLessTrial },
+  });
+  renderAt('/settings/subscription', <SubscriptionOverview />);
+  expect(await screen.findByText('Free trial. Days left: 5')).toBeTruthy();
+  expect(screen.getByTestId('first-charge').textContent).toMatch(/^None yet/);
+  expect(screen.getByRole('link', { name: 'Add a card to keep the plan' })).toBeTruthy();
+  expect(screen.queryByText(/€/)).toBeNull();
+});
+
+test.each([
+  [true, 'Try it free for 7 days'],
+  [false, 'Upgrade now'],
+])('overview on Starter: try for free only when GET /api/billing/free-trial says so (%s)', async (can, label) => {
+  stubApi({
+    ...session,
+    'GET /api/business/info': { body: null },
+    'GET /api/billing/subscription': { body: null },
+    'GET /api/billing/free-trial': { body: { canHaveFreeTrial: can } },
+  });
+  renderAt('/settings/subscription', <SubscriptionOverview />);
+  const link = await screen.findByRole('link', { name: label });
+  expect(link.getAttribute('href')).toBe('/settings/subscription/upgrade');
+});
+
+test('upgrade with a trial available (issue 26 #10): the trial starts without a card; paying now is the other way', async () => {
+  const calls = stubApi({
+    ...session,
+    'GET /api/business/info': { body: null },
+    'GET /api/business': { body: { id: 0 } },
+    'GET /api/billing/subscription': { body: null },
+    'GET /api/billing/free-trial': { body: { canHaveFreeTrial: true } },
+    'GET /api/billing/client-token': { body: { clientToken: fakeToken } },
+    'POST /api/billing/trial': { body: cardLessTrial },
+  });
+  renderAt('/settings/subscription/upgrade', <UpgradeSettings />);
+  const start = (await screen.findByRole('button', { name: 'Start free trial' })) as HTMLButtonElement;
+  expect(screen.queryByText('TEST MODE')).toBeNull();
+  expect(screen.queryByLabelText('Licences')).toBeNull();
+  expect(start.disabled).toBe(true);
+  fireEvent.click(screen.getByLabelText(/Premium/));
+  fireEvent.click(screen.getByRole('checkbox'));
+  fireEvent.click(start);
+  await waitFor(() => expect(screen.getByTestId('where').textContent).toBe('/settings/subscription'));
+  expect(calls.find((c) => c.method === 'POST')).toEqual({
+    method: 'POST',
+    url: '/api/billing/trial',
+    body: { plan: 'premium', billing_period: 'yearly', terms: true },
+  });
+});
+
+test('upgrade with a trial available: "subscribe now without a trial" shows the card checkout', async () => {
+  stubApi({
+    ...session,
+    'GET /api/business/info': { body: null },
+    'GET /api/business': { body: { id: 0 } },
+    'GET /api/billing/subscription': { body: null },
+    'GET /api/billing/free-trial': { body: { canHaveFreeTrial: true } },
+    'GET /api/billing/client-token': { body: { clientToken: fakeToken } },
+  });
+  renderAt('/settings/subscription/upgrade', <UpgradeSettings />);
+  fireEvent.click(await screen.findByRole('button', { name: 'Subscribe now without a trial' }));
+  expect(await screen.findByText('TEST MODE')).toBeTruthy();
+  expect(screen.getByRole('button', { name: 'Subscribe' })).toBeTruthy();
+});
+
+test('upgrade during a card-less trial: nothing today, the first charge when the trial ends', async () => {
+  stubApi({
+    ...session,
+    'GET /api/business/info': { body: null },
+    'GET /api/business': { body: { id: 0 } },
+    'GET /api/billing/subscription': { body: cardLessTrial },
+    'GET /api/billing/client-token': { body: { clientToken: fakeToken } },
+  });
+  renderAt('/settings/subscription/upgrade', <UpgradeSettings />);
+  expect(await screen.findByText('TEST MODE')).toBeTruthy();
+  const end = trialEndText(cardLessTrial.first_billing_date);
+  expect(screen.getByTestId('trial-checkout-note').textContent).toContain(`when the trial ends on ${end}`);
+  expect(screen.getByTestId('sum-today').textContent).toBe('€0.00');
+  expect(screen.getByTestId('sum-first-charge').textContent).toBe(end);
+  expect(screen.getByRole('button', { name: 'Add card' })).toBeTruthy();
+});
+
+test('upgrade with a trial that has its card: no checkout, the state and a way to change it', async () => {
+  stubApi({
+    ...session,
+    'GET /api/business/info': { body: null },
+    'GET /api/business': { body: { id: 0 } },
+    'GET /api/billing/subscription': { body: trialWithCard },
+  });
+  renderAt('/settings/subscription/upgrade', <UpgradeSettings />);
+  expect(await screen.findByText(/Then your card is charged €372\.00\./)).toBeTruthy();
+  expect(screen.queryByText('TEST MODE')).toBeNull();
+  expect(screen.queryByRole('button', { name: /Subscribe|Add card/ })).toBeNull();
+  expect(screen.getAllByRole('link', { name: 'Change subscription' }).find((a) => a.closest('.sub-card'))).toBeTruthy();
 });
 
 test('subscription pages send a member of someone else’s team to the team page', async () => {

@@ -56,6 +56,24 @@ export const EVENT_SCHEMAS = {
     plan: z.enum(PLAN_NAMES).nullable(),
     seats: z.number().int().min(0),
   }),
+  /**
+   * the billing form of a checkout the provider accepted (spec §3 "Billing form"): the paying
+   * organisation and its address; teams keeps them as the owner's business details (the team's
+   * name is the organisation's). vat_nr is '' when none was given.
+   */
+  'billing.customer.changed.v1': z.object({
+    userId: z.number().int(),
+    company: z.string(),
+    first_name: z.string(),
+    last_name: z.string(),
+    email: z.string(),
+    country_code: z.string(),
+    city_region: z.string(),
+    postal_code: z.string(),
+    street_address: z.string(),
+    extended_address: z.string(),
+    vat_nr: z.string(),
+  }),
 
   // teams service: what a licence in a team gives its holder (a plan source of auth's)
   /** plan = the team's plan while the user holds an active licence in it, else null */

@@ -1,7 +1,7 @@
 /**
  * Teams service bootstrap only: V8 settings, then tracing (before pg/ioredis/bullmq are loaded, so
  * they get instrumented), then the platform runtime (logger, PostgreSQL + migrations, NATS), the
- * outbox relay, the billing.subscription.changed and auth.user.terminated consumers, the mail queue
+ * outbox relay, the billing.subscription.changed, billing.customer.changed and auth.user.terminated consumers, the mail queue
  * and worker, and the endpoints.
  */
 import { tuneV8 } from '@wb/platform/v8';
@@ -21,6 +21,7 @@ import { MAIL_QUEUE, queueMailScheduler } from './jobs/mailJobs';
 import type { MailJob } from './jobs/mailJobs';
 import { processMailJob } from './jobs/mailWorker';
 import { createTeamsMetrics } from './metrics';
+import { CustomerChangedProcessor } from './processors/customerChanged';
 import { SubscriptionChangedProcessor } from './processors/subscriptionChanged';
 import { UserTerminatedProcessor } from './processors/userTerminated';
 
@@ -54,6 +55,7 @@ runMain('teams', async () => {
 
   rt.startOutboxRelay();
   await rt.consume(new SubscriptionChangedProcessor({ log, metrics, now: () => deps.now() }));
+  await rt.consume(new CustomerChangedProcessor({ log, now: () => deps.now() }));
   await rt.consume(new UserTerminatedProcessor({ log, metrics, now: () => deps.now() }));
 
   const mailer = createMailer({ smtpUrl: env.SMTP_URL, outboxDir: env.MAIL_OUTBOX_DIR, from: env.MAIL_FROM, log });

@@ -44,7 +44,7 @@ export function expectError(res: { status: number; body: { code?: string } }, st
 }
 
 /**
- * Plays the billing service: publishes billing.subscription.changed.v1 to the stack's JetStream
+ * Plays the billing service: publishes billing.subscription.changed.v1 (and customer.changed) to the stack's JetStream
  * stream exactly as billing's outbox relay would (id "billing:<outbox sequence>", Nats-Msg-Id = id).
  */
 export class FakeBilling {
@@ -62,6 +62,15 @@ export class FakeBilling {
     const type = 'billing.subscription.changed.v1';
     const envelope: EventEnvelope = { id, type, occurredAt: new Date().toISOString(), data };
     await this.bus.js.publish(eventSubject(this.prefix, type), JSON.stringify(envelope), { msgID: opts.msgId ?? id });
+    return id;
+  }
+
+  /** billing.customer.changed.v1: the billing form of an accepted checkout */
+  async customer(data: EventData<'billing.customer.changed.v1'>): Promise<string> {
+    const id = `billing:${++this.seq}`;
+    const type = 'billing.customer.changed.v1';
+    const envelope: EventEnvelope = { id, type, occurredAt: new Date().toISOString(), data };
+    await this.bus.js.publish(eventSubject(this.prefix, type), JSON.stringify(envelope), { msgID: id });
     return id;
   }
 }

@@ -203,7 +203,8 @@ describe('a 3-seat standard subscription', () => {
       role: 'owner',
       plan: 'standard',
       licences: { used: 1, total: 3, requested: null },
-      members: [{ id: olga.id, name: 'Olga Owner', role: 'owner', status: 'active', email: null }],
+      // the owner's address is her account's (her member row has no invited one)
+      members: [{ id: olga.id, name: 'Olga Owner', role: 'owner', status: 'active', email: olga.email }],
       deactivated: [],
       invitations: [],
     });
@@ -225,6 +226,38 @@ describe('a 3-seat standard subscription', () => {
       await billingApplied(dana.id, id);
       expect(await info(dana.browser)).toBeNull();
     }
+  });
+
+  it('the checkout’s billing form becomes the business details: the team is named after the organisation', async () => {
+    const sam = await signUpAs(stack.gatewayUrl, 'Sam Checkout');
+    await billing.subscription({ userId: sam.id, subscriptionId: 'sub-sam', plan: 'premium', seats: 2 });
+    await eventually(async () => (await info(sam.browser)) !== null, 5000);
+    expect((await info(sam.browser))?.name).toBe('Sam Checkout'); // no organisation yet: the owner's name
+    // a phone saved in settings stays: the billing form has none
+    expect((await sam.browser.put('/api/business', { company: 'Old name', phone: '+49 30 1234' })).status).toBe(200);
+    await billing.customer({
+      userId: sam.id,
+      company: ' Riverside Academy ',
+      first_name: 'Sam',
+      last_name: 'Checkout',
+      email: 'Accounts@Riverside.example',
+      country_code: 'de',
+      city_region: 'Berlin',
+      postal_code: '10115',
+      street_address: 'Invalidenstraße 1',
+      extended_address: '',
+      vat_nr: '',
+    });
+    await eventually(async () => (await info(sam.browser))?.name === 'Riverside Academy', 5000);
+    expect((await sam.browser.get('/api/business')).body).toMatchObject({
+      company: 'Riverside Academy',
+      email: 'accounts@riverside.example',
+      country_code: 'DE',
+      street_address: 'Invalidenstraße 1',
+      phone: '+49 30 1234',
+    });
+    const owner = (await info(sam.browser))?.members?.[0];
+    expect(owner).toMatchObject({ id: sam.id, role: 'owner', email: sam.email });
   });
 
   it('business details: saved by the owner, VAT and email checked, id 0 until then (promo)', async () => {

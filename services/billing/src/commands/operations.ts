@@ -21,7 +21,8 @@
  * more; a request that was already completed is answered from the result (`findReplay`).
  */
 import { createHash } from 'node:crypto';
-import { withTransaction } from '@wb/platform';
+import { appendEvent, withTransaction } from '@wb/platform';
+import type { PoolClient } from '@wb/platform';
 import { AppError } from '@wb/proto';
 import type { BillingForm, BillingPeriod, PaidPlanName } from '@wb/proto';
 import { wasRefused } from '../payments/provider';
@@ -29,6 +30,7 @@ import type { ProviderSubscription } from '../payments/provider';
 import { givesPlan } from '../policies/subscriptionRules';
 import { upsertCustomer } from '../repositories/customers';
 import { lockUser } from '../repositories/db';
+import { SCHEMA } from './deps';
 import {
   finishOperation,
   findFinishedByFingerprint,
@@ -345,6 +347,28 @@ function customerRow(userId: number, c: CustomerDetails, now: Date) {
   };
 }
 
+/**
+ * Keeps the checkout's billing form and tells teams (billing.customer.changed.v1): the owner's
+ * business details, whose organisation names the team, are the form's.
+ */
+async function saveCustomer(client: PoolClient, userId: number, c: CustomerDetails, now: Date): Promise<void> {
+  const row = customerRow(userId, c, now);
+  await upsertCustomer(client, row);
+  await appendEvent(client, SCHEMA, 'billing.customer.changed.v1', {
+    userId,
+    company: row.company,
+    first_name: row.first_name,
+    last_name: row.last_name,
+    email: row.email,
+    country_code: row.country_code,
+    city_region: row.city_region,
+    postal_code: row.postal_code,
+    street_address: row.street_address,
+    extended_address: row.extended_address,
+    vat_nr: row.vat_nr ?? '',
+  });
+}
+
 /** The transaction that records what the provider did. Idempotent: a completed operation is left as it is. */
 export async function completeOperation(
   deps: BillingDeps,
@@ -370,7 +394,7 @@ export async function completeOperation(
 
     if (op.kind === 'subscribe' || op.kind === 'period_change') {
       const r = op.request as SubscribeRequest | PeriodChangeRequest;
-      if ('customer' in r) await upsertCustomer(client, customerRow(op.user_id, r.customer, now));
+      if ('customer' in r) await saveCustomer(client, op.user_id, r.customer, now);
       if ('replaces' in r) {
         // cancelled at the provider before this commit; it keeps its plan until its paid period ends
         const old = await findSubscriptionById(client, r.replaces, { forUpdate: true });
@@ -410,7 +434,7 @@ export async function completeOperation(
     if (!row) throw new Error(`operation ${op.id}: subscription ${op.subscription_id} is not ours`);
     if (op.kind === 'change') {
       const r = op.request as ChangeRequest;
-      if (r.customer) await upsertCustomer(client, customerRow(op.user_id, r.customer, now));
+      if (r.customer) await saveCustomer(client, op.user_id, r.customer, now);
       return applyProviderState(client, row, p, now, {
         plan: r.plan,
         billing_period: r.period,

@@ -5,7 +5,7 @@
  */
 import { withTransaction } from '@wb/platform';
 import { AppError, BUSINESS_DETAIL_FIELDS, vatNumberFormatValid } from '@wb/proto';
-import type { BusinessDetailField, BusinessDetails, BusinessDetailsInput, RequestActor } from '@wb/proto';
+import type { BusinessDetailField, BusinessDetails, BusinessDetailsInput, EventData, RequestActor } from '@wb/proto';
 import { isGuest, requireUserId } from '../policies/actor';
 import { isValidEmail } from '../policies/invitationRules';
 import { teamPlanOf } from '../policies/licences';
@@ -14,6 +14,7 @@ import { presentDetails } from '../presenters/business';
 import { findOpenBusinessOfOwner } from '../repositories/businesses';
 import type { Db } from '../repositories/db';
 import { findDetails, saveDetails } from '../repositories/details';
+import type { DetailsRow } from '../repositories/details';
 import { findMembership } from '../repositories/members';
 import { findSubscription } from '../repositories/subscriptions';
 import type { TeamsDeps } from './deps';
@@ -50,3 +51,35 @@ export async function updateDetails(
     return presentDetails(row, await ownsActiveBusiness(client, userId));
   });
 }
+
+/**
+ * billing.customer.changed.v1: the billing form of an accepted checkout becomes the details (the
+ * form has no phone or website: those stay as saved). The team is then named after the
+ * organisation entered at checkout (spec §3 "Business info": name).
+ */
+export async function applyCheckoutDetails(
+  client: Db,
+  event: EventData<'billing.customer.changed.v1'>,
+  now: Date,
+): Promise<DetailsRow> {
+  const saved = await findDetails(client, event.userId);
+  const values = {} as Record<BusinessDetailField, string>;
+  for (const f of BUSINESS_DETAIL_FIELDS) values[f] = saved?.[f] ?? '';
+  for (const f of CHECKOUT_FIELDS) values[f] = event[f].trim();
+  values.email = values.email.toLowerCase();
+  values.country_code = values.country_code.toUpperCase();
+  return saveDetails(client, event.userId, values, now);
+}
+
+const CHECKOUT_FIELDS = [
+  'company',
+  'first_name',
+  'last_name',
+  'email',
+  'country_code',
+  'city_region',
+  'postal_code',
+  'street_address',
+  'extended_address',
+  'vat_nr',
+] as const satisfies readonly BusinessDetailField[];

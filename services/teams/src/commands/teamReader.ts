@@ -32,8 +32,23 @@ export async function readInfo(
   }
   const members = await listMembers(db, business.id);
   const invitations = await listPending(db, business.id);
-  const names = await deps.directory.namesOf(members.map((m) => m.user_id));
-  return presentInfo({ team, me, company: details?.company ?? '', names, members, invitations });
+  const [names, ownerEmail] = await Promise.all([
+    deps.directory.namesOf(members.map((m) => m.user_id)),
+    accountEmail(deps, business.owner_id),
+  ]);
+  return presentInfo({ team, me, company: details?.company ?? '', names, ownerEmail, members, invitations });
+}
+
+/**
+ * The owner's row has no invited address (they opened the business by subscribing): their
+ * account's address is shown, as auth knows it now. Decoration: null when auth does not answer.
+ */
+async function accountEmail(deps: Pick<TeamsDeps, 'directory'>, userId: number): Promise<string | null> {
+  try {
+    return (await deps.directory.userOf(userId))?.email ?? null;
+  } catch {
+    return null;
+  }
 }
 
 export async function getInfo(deps: TeamsDeps, actor: RequestActor): Promise<BusinessInfo | null> {

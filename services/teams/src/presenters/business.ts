@@ -17,11 +17,15 @@ export function presentDetails(row: DetailsRow | null, active: boolean): Busines
   return out;
 }
 
-export function presentMember(row: MemberRow, names: Record<string, string> | null): TeamMember {
+export function presentMember(
+  row: MemberRow,
+  names: Record<string, string> | null,
+  ownerEmail: string | null = null,
+): TeamMember {
   return {
     id: row.user_id,
     name: names?.[String(row.user_id)] ?? null,
-    email: row.email,
+    email: row.email ?? (row.role === 'owner' ? ownerEmail : null),
     role: row.role,
     status: row.active ? 'active' : 'deactivated',
     joined: row.joined_at.toISOString(),
@@ -39,6 +43,8 @@ export interface InfoParts {
   /** the company of the owner's business details ('' when none) */
   company: string;
   names: Record<string, string> | null;
+  /** the owner's account address (owner view; their member row has none) */
+  ownerEmail?: string | null;
   /** owner view only */
   members?: MemberRow[];
   invitations?: InvitationRow[];
@@ -58,7 +64,7 @@ export function presentInfo(p: InfoParts): BusinessInfo {
   if (p.me.role === 'owner' && p.members && p.invitations) {
     const active = p.members.filter((m) => m.active);
     info.licences = { used: active.length, total: p.team.licences, requested: p.team.business.requested_seats };
-    info.members = active.map((m) => presentMember(m, p.names));
+    info.members = active.map((m) => presentMember(m, p.names, p.ownerEmail ?? null));
     info.deactivated = p.members.filter((m) => !m.active).map((m) => presentMember(m, p.names));
     info.invitations = p.invitations.map(presentInvitation);
   }

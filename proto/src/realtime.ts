@@ -33,6 +33,23 @@ export const REALTIME_DEV_SHARED_SECRET = 'dev-only-insecure-realtime-shared-sec
 // ---------------------------------------------------------------------------------------------
 // Limits (SPEC L1–L4)
 
+/**
+ * Heartbeat (SPEC K1–K4). The node pings every socket with websocket ping frames every
+ * `serverPingMs` and drops one that answered neither the previous ping nor sent anything since
+ * (presence drops a silent peer within 2 × serverPingMs). Browsers cannot see ping frames, so a
+ * client that heard nothing for `clientIdleMs` sends PING and gives the connection up when it
+ * still hears nothing `clientDeadMs` after the last frame (`clientJoinDeadMs` until it is in
+ * sync: a big DOC arrives as one long frame).
+ */
+export const RT_HEARTBEAT = {
+  serverPingMs: 4000,
+  clientIdleMs: 3000,
+  clientDeadMs: 7000,
+  clientJoinDeadMs: 30_000,
+  /** after the browser says it is online again or the tab comes back: answer within this or reconnect */
+  clientProbeMs: 1500,
+} as const;
+
 export const RT_LIMITS = {
   /** one websocket frame */
   maxFrameBytes: 1024 * 1024,
@@ -140,6 +157,8 @@ export const MSG = {
   LESSON_PRESENT: 30,
   /** lesson: JSON {x, y, width, height} or {} — the owner brings everyone to a view */
   LESSON_GATHER: 31,
+  /** empty: "are you there?" — a client that heard nothing for a while (SPEC K2); answered by PONG */
+  PING: 32,
   // server → client
   WELCOME: 10,
   SYNC_S: 11,
@@ -168,6 +187,8 @@ export const MSG = {
   LESSON_STATE: 40,
   /** lesson: JSON {x, y, width, height, by} — go to this view (the owner's "bring everyone") */
   LESSON_GATHER_S: 41,
+  /** empty: the answer to PING (SPEC K2) */
+  PONG: 42,
 } as const;
 export type MsgType = (typeof MSG)[keyof typeof MSG];
 

@@ -16,7 +16,8 @@ import { splitLocale } from '../../app/routes';
 import { useNamespace } from '../../i18n/useNamespace';
 import { Loading } from '../../ui/EmptyState';
 import { useSession } from '../session/useSession';
-import { BoardSession, initialStyle } from './BoardSession';
+import { BoardSession } from './BoardSession';
+import { initialStyles } from './ui/styleSettings';
 import { guestLock, useGetBoardQuery } from './guestAccess';
 import { LockScreen } from './LockScreen';
 import { BoardClient } from './realtime/boardClient';
@@ -104,7 +105,7 @@ export function BoardPage({ match, url }: PageProps) {
       client={client}
       name={name!}
       guest={!user}
-      style={initialStyle(user ? settings : null)}
+      style={initialStyles(user ? settings : null)}
       settings={settings}
       plan={plan}
     />

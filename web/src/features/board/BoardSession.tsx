@@ -8,13 +8,13 @@ import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState, useS
 import { useTranslation } from 'react-i18next';
 import { shallowEqual } from 'react-redux';
 import { useSyncExternalStoreWithSelector } from 'use-sync-external-store/with-selector';
-import { DEFAULT_SETTINGS, type BoardBackground, type Plan, type Settings, type SettingsPatch } from '@wb/proto';
+import type { BoardBackground, Plan, Settings } from '@wb/proto';
 import { useAppDispatch } from '../../app/store';
 import { notify } from '../../ui/toastsSlice';
 import { useUpdateSettingsMutation } from '../session/sessionApi';
 import { BoardView, type BoardTimings, type BoardViewOptions } from './canvas/boardView';
 import type { EditorApi, EditorOptions } from './canvas/editorApi';
-import type { ToolStyle } from './canvas/tools/types';
+import type { ToolStyles } from './canvas/toolStyles';
 import { useGetBoardQuery } from './guestAccess';
 import { LockScreen } from './LockScreen';
 import type { BoardClient, BoardSnapshot } from './realtime/boardClient';
@@ -27,13 +27,14 @@ import { useBoardChat } from './chat/useBoardChat';
 import { BoardHeader } from './ui/BoardHeader';
 import { LessonButtons, LessonPresentation, LessonTimer, useLesson } from './lesson/Lesson';
 import { BoardUpgradeDialog, type BoardUpgradeReason } from './ui/BoardUpgrade';
-import { accessOf, fromRgb, isPhone, toRgb, useEditorState } from './ui/editorHooks';
+import { accessOf, fromRgb, isPhone, useEditorState } from './ui/editorHooks';
 import { Minimap } from './ui/Minimap';
 import { Scrollbars } from './ui/Scrollbars';
 import { SelectionBar } from './ui/SelectionBar';
 import { ShapeEditorHost } from './ui/ShapeEditorHost';
 import { ShortcutsPanel } from './ui/ShortcutsPanel';
-import { STICKY_COLORS, StylePanel, styleSections, type PenPreset } from './ui/StylePanel';
+import { StylePanel, styleSections, type PenPreset } from './ui/StylePanel';
+import { storeStyles, styleSettingsPatch } from './ui/styleSettings';
 import { Toolbar } from './ui/Toolbar';
 import { ZoomControls } from './ui/ZoomControls';
 
@@ -48,8 +49,8 @@ export interface BoardSessionProps {
   client: BoardClient;
   name: string;
   guest: boolean;
-  /** the drawing style to start with (initialStyle: settings and this device's copy) */
-  style: ToolStyle;
+  /** each tool group's style to start with (ui/styleSettings.ts initialStyles: settings and this device's copy) */
+  style: ToolStyles;
   settings: Settings;
   plan: Plan;
 }
@@ -75,80 +76,7 @@ declare global {
   }
 }
 
-const STYLE_KEY = 'wb.boardStyle';
 const SAVE_STYLE_MS = 600;
-
-/** The style kept on this device (every field; guests have nothing else), or null. */
-export function storedStyle(): Partial<ToolStyle> | null {
-  try {
-    const raw = localStorage.getItem(STYLE_KEY);
-    return raw ? (JSON.parse(raw) as Partial<ToolStyle>) : null;
-  } catch {
-    return null;
-  }
-}
-function storeStyle(style: ToolStyle): void {
-  try {
-    localStorage.setItem(STYLE_KEY, JSON.stringify(style));
-  } catch {
-    // private mode: the style lasts for this visit
-  }
-}
-
-/** the settings fields a style change touches (only the changed ones are sent) */
-export function styleSettingsPatch(before: ToolStyle, after: ToolStyle): SettingsPatch | null {
-  const patch: SettingsPatch = {};
-  if (after.strokeColor !== before.strokeColor) patch.toolStrokeColor = toRgb(after.strokeColor);
-  if (after.strokeWidth !== before.strokeWidth) patch.toolStrokeWidth = Math.min(100, Math.max(1, after.strokeWidth));
-  if (after.linePattern !== before.linePattern)
-    patch.toolLinePattern = after.linePattern as Settings['toolLinePattern'];
-  if (after.textColor !== before.textColor) patch.toolTextColor = toRgb(after.textColor);
-  if (after.textSize !== before.textSize) patch.toolTextSize = after.textSize;
-  if (after.textFont !== before.textFont) patch.toolTextFont = after.textFont;
-  if (after.formulaColor !== before.formulaColor) patch.toolFormulaColor = toRgb(after.formulaColor);
-  if (after.formulaSize !== before.formulaSize) patch.toolFormulaSize = after.formulaSize;
-  if (after.formulaAlignment !== before.formulaAlignment)
-    patch.toolFormulaAlignment = after.formulaAlignment as Settings['toolFormulaAlignment'];
-  return Object.keys(patch).length ? patch : null;
-}
-
-/** settings first (they follow the person), then this device's copy for what settings lack */
-export function initialStyle(settings: Settings | null): ToolStyle {
-  const local = storedStyle() ?? {};
-  const base: ToolStyle = { ...DEFAULT_STYLE, ...local };
-  if (!settings) return base;
-  return {
-    ...base,
-    strokeColor: fromRgb(settings.toolStrokeColor),
-    strokeWidth: settings.toolStrokeWidth,
-    linePattern: settings.toolLinePattern,
-    textColor: fromRgb(settings.toolTextColor),
-    textSize: settings.toolTextSize,
-    textFont: settings.toolTextFont,
-    formulaColor: fromRgb(settings.toolFormulaColor),
-    formulaSize: settings.toolFormulaSize,
-    formulaAlignment: settings.toolFormulaAlignment,
-  };
-}
-
-const DEFAULT_STYLE: ToolStyle = {
-  strokeColor: fromRgb(DEFAULT_SETTINGS.toolStrokeColor),
-  strokeWidth: DEFAULT_SETTINGS.toolStrokeWidth,
-  linePattern: DEFAULT_SETTINGS.toolLinePattern,
-  fillColor: null,
-  fill: 'none',
-  textColor: fromRgb(DEFAULT_SETTINGS.toolTextColor),
-  textSize: DEFAULT_SETTINGS.toolTextSize,
-  textFont: DEFAULT_SETTINGS.toolTextFont,
-  stickyColor: STICKY_COLORS[0],
-  fixedWidth: false,
-  elbow: false,
-  arrowStart: false,
-  arrowEnd: true,
-  formulaColor: fromRgb(DEFAULT_SETTINGS.toolFormulaColor),
-  formulaSize: DEFAULT_SETTINGS.toolFormulaSize,
-  formulaAlignment: DEFAULT_SETTINGS.toolFormulaAlignment,
-};
 
 function currentTheme(): 'light' | 'dark' {
   return document.documentElement.dataset.theme === 'dark' ? 'dark' : 'light';
@@ -166,7 +94,7 @@ type PageCallbacks = Pick<
 function createEditor(
   host: HTMLElement,
   client: BoardClient,
-  init: { style: ToolStyle; options: EditorOptions } & PageCallbacks,
+  init: { style: ToolStyles; options: EditorOptions } & PageCallbacks,
 ): BoardView {
   return new BoardView(host, client, init);
 }
@@ -516,26 +444,26 @@ function StyleSheet(props: Omit<React.ComponentProps<typeof StylePanel>, 'onClos
 }
 
 /**
- * Saves the drawing style a moment after it last changed: on this device always (guests have
- * nothing else, and fill, sticky and connector choices are not settings), and the settings fields
- * through the settings page's mutation for people with an account.
+ * Saves every tool group's style a moment after it last changed: on this device always (guests
+ * have nothing else, and the shapes' style is no setting), and the pen, text and formula settings
+ * fields through the settings page's mutation for people with an account (ui/styleSettings.ts).
  */
 function useStyleSaving(editor: EditorApi | null, guest: boolean): void {
   const [updateSettings] = useUpdateSettingsMutation();
   useEffect(() => {
     if (!editor) return;
-    let saved = editor.getState().style;
+    let saved = editor.getState().styles;
     let timer: ReturnType<typeof setTimeout> | undefined;
     const flush = () => {
       timer = undefined;
-      const now = editor.getState().style;
+      const now = editor.getState().styles;
       const patch = styleSettingsPatch(saved, now);
       saved = now;
-      storeStyle(now);
+      storeStyles(now);
       if (patch && !guest) void updateSettings(patch);
     };
     const off = editor.subscribe(() => {
-      if (editor.getState().style === saved) return;
+      if (editor.getState().styles === saved) return;
       clearTimeout(timer);
       timer = setTimeout(flush, SAVE_STYLE_MS);
     });

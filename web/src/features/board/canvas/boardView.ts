@@ -51,6 +51,14 @@ import { ConnectorTool } from './tools/connector';
 import { createTools } from './tools/index';
 import { SelectTool } from './tools/select';
 import type { Tool, ToolHost, ToolId, ToolPointer, ToolStyle } from './tools/types';
+import {
+  applyStylePatch,
+  strokeGroupOfKinds,
+  strokeGroupOfTool,
+  styleFor,
+  type StrokeGroup,
+  type ToolStyles,
+} from './toolStyles';
 
 /**
  * performance.now() of WELCOME, of the render snapshot shown (S9: a fresh join's board before its
@@ -65,7 +73,8 @@ export interface BoardTimings {
 }
 
 export interface BoardViewOptions {
-  style: ToolStyle;
+  /** each tool group's style (toolStyles.ts) */
+  style: ToolStyles;
   options: EditorOptions;
   /** a message for the person (toasts): codes of the board namespace's `errors.*` */
   notify(kind: 'warning' | 'error' | 'info', code: string, values?: Record<string, unknown>): void;
@@ -78,7 +87,7 @@ export interface BoardViewOptions {
   /** panels the page owns (toolbar, minimap, shortcuts panel) */
   panel(action: 'toggleToolbar' | 'toggleMinimap' | 'shortcuts'): void;
   /** the style changed through the editor (a preset key): the page saves it */
-  styleChanged?(style: ToolStyle): void;
+  styleChanged?(styles: ToolStyles): void;
   /** an image was pasted from another application */
   pastedImage?(blob: Blob, at: Point): void;
 }
@@ -126,7 +135,9 @@ export class BoardView implements ToolHost, EditorApi {
   private lastPress: { t: number; sx: number; sy: number; clicks: number } | null = null;
   private inertia = 0;
   private laserAnimation = 0;
-  private currentStyle: ToolStyle;
+  private styles: ToolStyles;
+  /** the flat style of each stroke group, made once per styles object (stable for React) */
+  private flatStyles: { of: ToolStyles; pen: ToolStyle; shape: ToolStyle } | null = null;
   private options: EditorOptions;
   private penOnly = readPenOnly();
   private state: EditorState;
@@ -144,7 +155,7 @@ export class BoardView implements ToolHost, EditorApi {
     private readonly client: BoardClient,
     private readonly opts: BoardViewOptions,
   ) {
-    this.currentStyle = { ...opts.style };
+    this.styles = opts.style;
     this.options = { ...opts.options };
     this.tools = {
       ...createTools({ textEditor: () => this.textEditor, laserTrails: this.lasers }),
@@ -166,7 +177,7 @@ export class BoardView implements ToolHost, EditorApi {
         const v = this.viewRect();
         return { x: (v.minX + v.maxX) / 2, y: (v.minY + v.maxY) / 2 };
       },
-      style: () => this.currentStyle,
+      style: () => this.style(),
       newId: () => this.newId(),
       topZ: () => this.scene.topZ(),
       commit: (fn) => this.commit(fn),
@@ -295,7 +306,8 @@ export class BoardView implements ToolHost, EditorApi {
     const { width, height } = this.renderer.size;
     return {
       tool: this.tool.id,
-      style: this.currentStyle,
+      style: this.flatStyle(this.panelStrokeGroup()),
+      styles: this.styles,
       selection: this.selectionSummary(),
       canUndo: this.undo.canUndo && this.canEdit(),
       canRedo: this.undo.canRedo && this.canEdit(),
@@ -366,8 +378,19 @@ export class BoardView implements ToolHost, EditorApi {
   canEdit(): boolean {
     return this.client.canEdit();
   }
+  /** the style the current tool draws with (its group's stroke: toolStyles.ts) */
   style(): ToolStyle {
-    return this.currentStyle;
+    return this.flatStyle(strokeGroupOfTool(this.tool.id));
+  }
+  private flatStyle(group: StrokeGroup): ToolStyle {
+    if (this.flatStyles?.of !== this.styles)
+      this.flatStyles = { of: this.styles, pen: styleFor(this.styles, 'pen'), shape: styleFor(this.styles, 'shape') };
+    return this.flatStyles[group];
+  }
+  /** what the style panel edits: the selection's kinds, else the tool's group */
+  private panelStrokeGroup(): StrokeGroup {
+    if (this.selected.size) return strokeGroupOfKinds(this.selectionSummary().kinds);
+    return strokeGroupOfTool(this.tool.id);
   }
   newId(): string {
     return newShapeId();
@@ -535,7 +558,7 @@ export class BoardView implements ToolHost, EditorApi {
       text: ('text' in s && typeof s.text === 'string' ? s.text : '') ?? '',
       screenRect: { x: tl.x, y: tl.y, width: w * camera.zoom, height: h * camera.zoom },
       zoom: camera.zoom,
-      font: s.kind === 'text' ? s.font : this.currentStyle.textFont,
+      font: s.kind === 'text' ? s.font : this.styles.text.textFont,
       fontSize,
       color: s.kind === 'text' ? cssColor(s.color) : '#1f2328',
       background: s.kind === 'sticky' ? cssColor(s.color) : undefined,
@@ -573,7 +596,9 @@ export class BoardView implements ToolHost, EditorApi {
   };
 
   setStyle = (patch: Partial<ToolStyle>): void => {
-    this.currentStyle = { ...this.currentStyle, ...patch };
+    // the group of the selection (or of the tool) keeps the change: the next shape of that kind
+    // is drawn like the restyled one, other groups keep theirs
+    this.styles = applyStylePatch(this.styles, this.panelStrokeGroup(), patch);
     // a style change while shapes are selected restyles them (one change)
     if (this.selected.size && this.canEdit()) this.restyleSelection(patch);
     this.markState();
@@ -1173,8 +1198,8 @@ export class BoardView implements ToolHost, EditorApi {
       const style = this.opts.penPreset(t.preset);
       if (style) {
         this.setTool('pen');
-        this.currentStyle = { ...this.currentStyle, ...style };
-        this.opts.styleChanged?.(this.currentStyle);
+        this.styles = applyStylePatch(this.styles, 'pen', style);
+        this.opts.styleChanged?.(this.styles);
         this.markState();
       }
     } else if (t.action.startsWith('nudge')) {

@@ -6,6 +6,7 @@ import type { BoardBackground, ShapeKind, ShapeRecord } from '@wb/proto';
 import type { ActionId } from './actions';
 import type { Camera, Rect } from './camera';
 import type { Scene } from './scene';
+import type { ToolStyles } from './toolStyles';
 import type { ToolId, ToolStyle } from './tools/types';
 
 export interface EditorSelection {
@@ -26,7 +27,10 @@ export type NewShape = ShapeRecord extends infer S
 
 export interface EditorState {
   tool: ToolId;
+  /** what the style panel shows and setStyle changes: the selection's or the tool's group */
   style: ToolStyle;
+  /** every tool group's style (toolStyles.ts): what the page saves */
+  styles: ToolStyles;
   selection: EditorSelection;
   canUndo: boolean;
   canRedo: boolean;

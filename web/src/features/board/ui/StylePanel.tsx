@@ -11,13 +11,15 @@ import { ICON_PROPS } from '../../../ui/icons';
 import type { EditorApi, EditorState } from '../canvas/editorApi';
 import type { ToolId, ToolStyle } from '../canvas/tools/types';
 import { fromHex, fromRgb, toHex, toRgb, useEditorState } from './editorHooks';
+import { STICKY_COLORS } from './styleSettings';
+
+export { STICKY_COLORS };
 
 export type PenPreset = Settings['penPresets'][number];
 
 export const PALETTE = [
   0x000000, 0xffffff, 0x9e9e9e, 0xe53935, 0xfb8c00, 0xfdd835, 0x43a047, 0x00acc1, 0x1e88e5, 0x8e24aa,
 ] as const;
-export const STICKY_COLORS = [0xfff59d, 0xffcc80, 0xf8bbd0, 0xc5e1a5, 0xb3e5fc, 0xd1c4e9] as const;
 export const FONTS = ['Open Sans', 'Arial', 'Georgia', 'Times New Roman', 'Courier New', 'Verdana'] as const;
 
 const SHAPE_TOOLS: readonly string[] = GEOMETRIC_SHAPES;
@@ -198,7 +200,8 @@ export function StylePanel({ editor, presets, maxPresets, onSavePresets, onUpgra
           <Toggle label={t('style.arrowEnd')} on={s.arrowEnd} onChange={(v) => set({ arrowEnd: v })} />
         </>
       ) : null}
-      {show.pen || (show.stroke && state.selection.count === 0) ? (
+      {/* pen presets belong to the pen: shapes and lines keep their own style */}
+      {show.pen ? (
         <Presets
           style={s}
           presets={presets}

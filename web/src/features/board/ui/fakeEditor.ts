@@ -6,6 +6,7 @@ import type { ActionId } from '../canvas/actions';
 import type { Camera, Rect } from '../canvas/camera';
 import type { EditorApi, EditorOptions, EditorState, NewShape } from '../canvas/editorApi';
 import type { Scene, SceneItem } from '../canvas/scene';
+import { stylesFromFlat } from '../canvas/toolStyles';
 import type { ToolId, ToolStyle } from '../canvas/tools/types';
 
 export const DEFAULT_TEST_STYLE: ToolStyle = {
@@ -40,6 +41,7 @@ export function fakeEditor(init: Partial<EditorState> = {}): FakeEditor {
   let state: EditorState = {
     tool: 'select',
     style: DEFAULT_TEST_STYLE,
+    styles: stylesFromFlat(DEFAULT_TEST_STYLE),
     selection: { count: 0, kinds: [], locked: false, grouped: false },
     canUndo: false,
     canRedo: false,

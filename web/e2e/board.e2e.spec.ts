@@ -135,6 +135,25 @@ maybe('board end to end', () => {
       .waitFor();
     await g.screenshot({ path: join(SHOTS, 'board-guest-viewer.png') });
 
+    // issue 26 #14: the guest's Files button on a paid board says one thing, the visitor's prompt
+    // (not "part of the paid plans" and "account required" together)
+    await g.locator('[data-action="files"]').click();
+    const files = g.getByRole('dialog', { name: 'Account required' });
+    await files
+      .locator('.upgrade-prompt[data-variant="visitor"]')
+      .getByRole('link', { name: 'Sign up for free' })
+      .waitFor();
+    expect(await files.getByText(/paid plan/).count()).toBe(0);
+    await g.setViewportSize({ width: 1440, height: 900 });
+    await g.screenshot({ path: join(SHOTS, 'board-guest-files-1440.png') });
+    await g.evaluate(() => (document.documentElement.dataset.theme = 'dark'));
+    await g.screenshot({ path: join(SHOTS, 'board-guest-files-dark.png') });
+    await g.evaluate(() => (document.documentElement.dataset.theme = 'light'));
+    await g.setViewportSize({ width: 390, height: 844 });
+    await g.screenshot({ path: join(SHOTS, 'board-guest-files-390.png') });
+    await g.keyboard.press('Escape');
+    await files.waitFor({ state: 'detached' });
+
     // restricted: "no access" closes Bob's connection (SPEC A4) and shows the lock screen
     await setDefaultPermission(a, boardId, 'none');
     await b.getByRole('heading', { name: 'No access' }).waitFor();

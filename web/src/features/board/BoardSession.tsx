@@ -133,6 +133,8 @@ export function BoardSession({ boardId, client, name, guest, style, settings, pl
   useEffect(() => {
     const offError = client.onError((e) => {
       if (e.code.startsWith('chat_')) return; // the chat panel shows its own errors
+      // the node refused the timer or presenting for the owner's plan: the upgrade prompt, not a toast
+      if (e.code === 'lesson_upgrade') return setUpgrade('lesson');
       dispatch(notify({ type: 'error', message: latest.current.t(`errors.${e.code}`) }));
     });
     const onVisibility = () => client.setHidden(document.visibilityState === 'hidden');

@@ -21,7 +21,7 @@ import { EmptyState, Loading } from '../../ui/EmptyState';
 import { Field } from '../../ui/Field';
 import { FormError } from '../../ui/FormError';
 import { notify } from '../../ui/toastsSlice';
-import { useCodeText } from '../../ui/useCodeText';
+import { useCodeMessage, useCodeText } from '../../ui/useCodeText';
 import {
   useCancelInvitationMutation,
   useCloseBusinessMutation,
@@ -185,6 +185,7 @@ function OwnerView({ info }: { info: BusinessInfo }) {
 function InviteForm() {
   const { t } = useTranslation('billing');
   const codeText = useCodeText();
+  const codeMessage = useCodeMessage();
   const [text, setText] = useState('');
   const [results, setResults] = useState<InvitationResult[]>([]);
   const [error, setError] = useState<string | undefined>();
@@ -240,8 +241,7 @@ function InviteForm() {
         <ul className="invite-results" aria-live="polite">
           {results.map((r) => (
             <li key={r.email} className={r.code ? 'bad' : 'ok'} data-code={r.code ?? 'OK'}>
-              <span>{r.email}</span>: {r.code ? (codeText(r.code) ?? r.message ?? r.code) : t('invite.sent')}
-              {r.code ? <code className="muted"> {r.code}</code> : null}
+              <span>{r.email}</span>: {r.code ? codeMessage(r.code, r.message) : t('invite.sent')}
             </li>
           ))}
         </ul>

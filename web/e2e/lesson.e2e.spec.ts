@@ -285,7 +285,12 @@ maybe('live lesson end to end', () => {
       .locator('.upgrade-prompt[data-variant="upgradeNow"]')
       .getByRole('link', { name: 'Upgrade now' })
       .waitFor();
-    expect(await p.locator('.toast').count()).toBe(0);
+    expect(
+      await p
+        .locator('.toast')
+        .filter({ hasText: /paid plan/ })
+        .count(),
+    ).toBe(0);
     expect(await p.getByRole('dialog', { name: 'Timer' }).count()).toBe(0);
     await p.keyboard.press('Escape');
     await prompt.waitFor({ state: 'detached' });
@@ -293,7 +298,12 @@ maybe('live lesson end to end', () => {
     // presenting is the same paid feature
     await p.locator('[data-action="present"]').click();
     await prompt.locator('.upgrade-prompt[data-variant="upgradeNow"]').waitFor();
-    expect(await p.locator('.toast').count()).toBe(0);
+    expect(
+      await p
+        .locator('.toast')
+        .filter({ hasText: /paid plan/ })
+        .count(),
+    ).toBe(0);
     await p.keyboard.press('Escape');
     expect(await p.locator('[data-action="present"]').getAttribute('aria-pressed')).toBe('false');
   }, 90_000);

@@ -24,7 +24,7 @@ import { trackFilesEvent } from './analytics';
 import { DocumentCard, UploadCard, useFormatBytes } from './FileCards';
 import { useDeleteDocsMutation, useGetDocsQuery } from './filesApi';
 import {
-  DEFAULT_SORT,
+  PAGE_SORT,
   FILE_FILTERS,
   FILE_SEARCH_DEBOUNCE_MS,
   FILTER_PATHS,
@@ -69,7 +69,7 @@ export function FilesPage({ url }: PageProps) {
 
   const [query, setQuery] = useState('');
   const settledQuery = useDebounced(query, FILE_SEARCH_DEBOUNCE_MS);
-  const [sort, setSort] = useState<FileSort>(DEFAULT_SORT);
+  const [sort, setSort] = useState<FileSort>(PAGE_SORT);
   const [selected, setSelected] = useState<ReadonlySet<string>>(new Set());
   const [confirm, setConfirm] = useState<string[]>();
   const [upgrade, setUpgrade] = useState(false);
@@ -98,15 +98,21 @@ export function FilesPage({ url }: PageProps) {
     [],
   );
 
+  const uploadsAllowed = !(planQuery.data && !planQuery.data.features.fileUpload);
   /** Without the plan feature the upgrade prompt opens before any file is read (spec §2). */
   const startUploads = (files: FileList | File[] | null) => {
     const list = Array.from(files ?? []);
     if (list.length === 0) return;
-    if (planQuery.data && !planQuery.data.features.fileUpload) {
+    if (!uploadsAllowed) {
       setUpgrade(true);
       return;
     }
     uploads.start(list);
+  };
+  /** The Upload button: the prompt first on a plan without uploads, not a file chooser whose pick is refused. */
+  const chooseFiles = () => {
+    if (uploadsAllowed) input.current?.click();
+    else setUpgrade(true);
   };
 
   const runDelete = async (ids: string[]) => {
@@ -202,7 +208,7 @@ export function FilesPage({ url }: PageProps) {
         </ul>
       </nav>
       <div className="files-toolbar">
-        <button type="button" className="primary" onClick={() => input.current?.click()}>
+        <button type="button" className="primary" onClick={chooseFiles}>
           <Upload {...ICON_PROPS} size={16} /> {t('files.upload.button')}
         </button>
         <input

@@ -1,6 +1,7 @@
 import type { DocumentDto } from '@wb/proto';
 import {
   DEFAULT_SORT,
+  PAGE_SORT,
   chunkIds,
   filterFromPath,
   formatBytes,
@@ -59,10 +60,11 @@ describe('filter, search and sort', () => {
     expect(filterFromPath('/images?x=1')).toBe('images');
     expect(filterFromPath('/files/abc')).toBe('all');
   });
-  it('defaults to newest first', () => {
-    expect(names(selectDocs(docs, { filter: 'all', query: '', sort: DEFAULT_SORT }))).toEqual([
-      'slides 9.pptx',
+  it('the files page opens by name ascending (spec §9), in natural order', () => {
+    expect(PAGE_SORT).toEqual({ field: 'name', dir: 'asc' });
+    expect(names(selectDocs(docs, { filter: 'all', query: '', sort: PAGE_SORT }))).toEqual([
       'photo.JPG',
+      'slides 9.pptx',
       'slides 10.pptx',
       'Worksheet.pdf',
     ]);
@@ -75,17 +77,16 @@ describe('filter, search and sort', () => {
     expect(names(selectDocs(docs, { filter: 'all', query: ' PHOTO.jpg ', sort: DEFAULT_SORT }))).toEqual(['photo.JPG']);
     expect(selectDocs(docs, { filter: 'all', query: 'SLIDES', sort: DEFAULT_SORT })).toHaveLength(2);
   });
-  it('sorts by name ascending (natural), size descending, then toggles', () => {
-    const byName = nextSort(DEFAULT_SORT, 'name');
-    expect(byName).toEqual({ field: 'name', dir: 'asc' });
-    expect(names(selectDocs(docs, { filter: 'all', query: '', sort: byName }))).toEqual([
-      'photo.JPG',
-      'slides 9.pptx',
-      'slides 10.pptx',
+  it('name again flips to descending; size and created start descending, then toggle', () => {
+    const byNameDesc = nextSort(PAGE_SORT, 'name');
+    expect(byNameDesc).toEqual({ field: 'name', dir: 'desc' });
+    expect(names(selectDocs(docs, { filter: 'all', query: '', sort: byNameDesc }))).toEqual([
       'Worksheet.pdf',
+      'slides 10.pptx',
+      'slides 9.pptx',
+      'photo.JPG',
     ]);
-    expect(nextSort(byName, 'name')).toEqual({ field: 'name', dir: 'desc' });
-    const bySize = nextSort(byName, 'size');
+    const bySize = nextSort(PAGE_SORT, 'size');
     expect(bySize).toEqual({ field: 'size', dir: 'desc' });
     // equal sizes: newest first
     expect(names(selectDocs(docs, { filter: 'all', query: '', sort: bySize }))).toEqual([
@@ -94,8 +95,16 @@ describe('filter, search and sort', () => {
       'slides 9.pptx',
       'slides 10.pptx',
     ]);
-    expect(nextSort(bySize, 'created')).toEqual({ field: 'created', dir: 'desc' });
-    expect(nextSort(DEFAULT_SORT, 'created')).toEqual({ field: 'created', dir: 'asc' });
+    const byCreated = nextSort(PAGE_SORT, 'created');
+    expect(byCreated).toEqual({ field: 'created', dir: 'desc' });
+    expect(names(selectDocs(docs, { filter: 'all', query: '', sort: byCreated }))).toEqual([
+      'slides 9.pptx',
+      'photo.JPG',
+      'slides 10.pptx',
+      'Worksheet.pdf',
+    ]);
+    expect(nextSort(byCreated, 'created')).toEqual({ field: 'created', dir: 'asc' });
+    expect(nextSort(bySize, 'name')).toEqual({ field: 'name', dir: 'asc' });
   });
   it('keeps only the shown ids in the selection', () => {
     const shown = selectDocs(docs, { filter: 'images', query: '', sort: DEFAULT_SORT });

@@ -47,6 +47,9 @@ export interface FileSort {
 }
 export const DEFAULT_DIR: Record<SortField, SortDir> = { name: 'asc', size: 'desc', created: 'desc' };
 /** spec §7: the list is shown newest first */
+/** spec §9: the files page opens sorted by name, ascending */
+export const PAGE_SORT: FileSort = { field: 'name', dir: DEFAULT_DIR.name };
+/** newest first: the board's file drawer opens so (recent uploads on top; features/board/files) */
 export const DEFAULT_SORT: FileSort = { field: 'created', dir: 'desc' };
 
 export function isSortField(v: unknown): v is SortField {

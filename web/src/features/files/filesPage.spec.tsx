@@ -113,12 +113,13 @@ beforeEach(() => {
 afterEach(() => jest.useRealTimers());
 
 describe('files page', () => {
-  it('shows document cards newest first: thumbnail, pages, size, tooltip past 25 characters', async () => {
+  it('shows document cards by name ascending (spec §9): thumbnail, pages, size, tooltip past 25 characters', async () => {
     stubApi({ ...session(), 'GET /api/docs': { body: DOCS } });
     renderFiles();
     await screen.findByText('Photo.jpg');
-    expect(cardNames()).toEqual(['Photo.jpg', 'A very long name for the slides of lesson 4.pptx', 'Worksheet.pdf']);
-    const [image, slides, sheet] = cards();
+    expect(cardNames()).toEqual(['A very long name for the slides of lesson 4.pptx', 'Photo.jpg', 'Worksheet.pdf']);
+    expect(screen.getByRole('button', { name: 'Sort by Name, ascending' }).getAttribute('aria-pressed')).toBe('true');
+    const [slides, image, sheet] = cards();
     expect(image!.querySelector('img')!.getAttribute('src')).toBe(`/images/${hex(3)}-thumb.webp`);
     expect(slides!.querySelector('img')!.getAttribute('src')).toBe(`/docs/${hex(2)}-0-thumb.webp`);
     expect(within(slides!).getByText(/3 pages/)).toBeTruthy();
@@ -153,20 +154,30 @@ describe('files page', () => {
     expect(cardNames()).toEqual(['Photo.jpg']);
   });
 
-  it('sorts by name ascending, toggles to descending, size starts descending', async () => {
-    stubApi({ ...session(), 'GET /api/docs': { body: DOCS } });
+  it('opens by name ascending; name again flips to descending; size and date start descending', async () => {
+    stubApi({
+      ...session(),
+      'GET /api/docs': {
+        body: [
+          doc(1, { name: 'Worksheet.pdf', size: 2000, created: '2026-11-03T00:00:00Z' }),
+          doc(2, { name: 'Atlas.pdf', size: 10, created: '2026-11-01T00:00:00Z' }),
+          doc(4, { name: 'Maps.pdf', size: 500, created: '2026-11-02T00:00:00Z' }),
+        ],
+      },
+    });
     renderFiles('/documents');
     await screen.findByText('Worksheet.pdf');
-    const name = screen.getByRole('button', { name: 'Sort by Name, ascending' });
-    fireEvent.click(name);
-    expect(name.getAttribute('aria-pressed')).toBe('true');
-    expect(cardNames()).toEqual(['A very long name for the slides of lesson 4.pptx', 'Worksheet.pdf']);
+    expect(cardNames()).toEqual(['Atlas.pdf', 'Maps.pdf', 'Worksheet.pdf']);
     // the active button names its current direction; choosing it again flips it
     fireEvent.click(screen.getByRole('button', { name: 'Sort by Name, ascending' }));
     expect(screen.getByRole('button', { name: 'Sort by Name, descending' }).getAttribute('aria-pressed')).toBe('true');
-    expect(cardNames()).toEqual(['Worksheet.pdf', 'A very long name for the slides of lesson 4.pptx']);
+    expect(cardNames()).toEqual(['Worksheet.pdf', 'Maps.pdf', 'Atlas.pdf']);
     fireEvent.click(screen.getByRole('button', { name: 'Sort by Size, descending' }));
-    expect(cardNames()).toEqual(['A very long name for the slides of lesson 4.pptx', 'Worksheet.pdf']);
+    expect(cardNames()).toEqual(['Worksheet.pdf', 'Maps.pdf', 'Atlas.pdf']);
+    fireEvent.click(screen.getByRole('button', { name: 'Sort by Size, descending' }));
+    expect(cardNames()).toEqual(['Atlas.pdf', 'Maps.pdf', 'Worksheet.pdf']);
+    fireEvent.click(screen.getByRole('button', { name: 'Sort by Date added, descending' }));
+    expect(cardNames()).toEqual(['Worksheet.pdf', 'Maps.pdf', 'Atlas.pdf']);
   });
 
   it('deletes the selected files after confirming; analytics only with consent', async () => {
@@ -285,6 +296,39 @@ describe('files page', () => {
     const dialog = await screen.findByRole('dialog');
     expect(within(dialog).getByText('Upload your own files')).toBeTruthy();
     await waitFor(() => expect(dialog.querySelector('.upgrade-prompt')?.getAttribute('data-variant')).toBe('tryFree'));
+  });
+
+  it('on Starter the Upload button opens the upgrade prompt, not the file chooser', async () => {
+    stubApi({ ...session(false), 'GET /api/docs': { body: [] } });
+    const choose = jest.spyOn(HTMLInputElement.prototype, 'click').mockImplementation(() => undefined);
+    try {
+      renderFiles();
+      await screen.findByText(/No files yet/);
+      await waitFor(() => expect(globalThis.fetch).toHaveBeenCalledWith('/api/plan', expect.anything()));
+      await new Promise((r) => setTimeout(r, 20));
+      fireEvent.click(screen.getByRole('button', { name: /Upload/ }));
+      const dialog = await screen.findByRole('dialog');
+      expect(within(dialog).getByText('Upload your own files')).toBeTruthy();
+      expect(choose).not.toHaveBeenCalled();
+    } finally {
+      choose.mockRestore();
+    }
+  });
+
+  it('with fileUpload on the plan the Upload button opens the file chooser', async () => {
+    stubApi({ ...session(true), 'GET /api/docs': { body: [] } });
+    const choose = jest.spyOn(HTMLInputElement.prototype, 'click').mockImplementation(() => undefined);
+    try {
+      renderFiles();
+      await screen.findByText(/No files yet/);
+      await waitFor(() => expect(globalThis.fetch).toHaveBeenCalledWith('/api/plan', expect.anything()));
+      await new Promise((r) => setTimeout(r, 20));
+      fireEvent.click(screen.getByRole('button', { name: /Upload/ }));
+      expect(choose).toHaveBeenCalledTimes(1);
+      expect(screen.queryByRole('dialog')).toBeNull();
+    } finally {
+      choose.mockRestore();
+    }
   });
 
   it('without fileUpload on the plan the prompt opens before any upload starts', async () => {

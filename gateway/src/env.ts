@@ -61,6 +61,19 @@ export const gatewayEnvSchema = baseEnvSchema
     RT_NODE_TTL_MS: z.coerce.number().int().min(500).default(6000),
     /** memory kept for the most recently served small images (/docs/…, /images/…); 0 = none */
     IMAGE_CACHE_MB: z.coerce.number().int().min(0).max(4096).default(32),
+    /**
+     * browser origins allowed to open /janus besides PUBLIC_URL's (the realtime nodes' variable and
+     * rule, realtime SPEC A2: a foreign Origin is refused whether or not PUBLIC_URL is set)
+     */
+    RT_ALLOWED_ORIGINS: z
+      .string()
+      .default('http://localhost:8080,http://localhost:5173')
+      .transform((v) =>
+        v
+          .split(',')
+          .map((s) => s.trim())
+          .filter(Boolean),
+      ),
     /** Janus's WebSocket transport (private address) behind /janus; unset: /janus answers 503 */
     JANUS_WS_URL: optionalEnvString.refine((v) => v === undefined || /^wss?:\/\//.test(v), 'a ws:// URL'),
   })

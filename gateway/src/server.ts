@@ -159,7 +159,7 @@ export async function runGateway(tracing: TracingHandle): Promise<void> {
       sessionCookie: config.cookies.session,
       anonCookie: config.cookies.anon,
       resolveSession: (token) => sessions.resolve(token),
-      publicOrigin: env.PUBLIC_URL ? new URL(env.PUBLIC_URL).origin : undefined,
+      allowedOrigins: [...env.RT_ALLOWED_ORIGINS, ...(env.PUBLIC_URL ? [new URL(env.PUBLIC_URL).origin] : [])],
       log: log.child({ component: 'janus-proxy' }),
     });
     server.on('upgrade', (req, socket, head) =>

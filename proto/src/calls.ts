@@ -31,6 +31,42 @@ export const CALL_JANUS_PATH = '/janus';
 export const CALL_JANUS_SUBPROTOCOL = 'janus-protocol';
 /** the Janus plugin the token is signed for */
 export const CALL_JANUS_PLUGIN = 'janus.plugin.videoroom';
+/**
+ * A call token names its room: the descriptor `room<id>` after the plugin (Janus ignores
+ * descriptors that are not plugins, and checks the signature over all of them, so the room cannot
+ * be changed without the secret). The gateway's /janus proxy lets a request carrying the token
+ * reach that room only (calls README "Tokens and rooms").
+ */
+export const CALL_TOKEN_ROOM_PREFIX = 'room';
+/** the room a call token was signed for, or null (not a token of ours, or one without a room) */
+export function callTokenRoom(token: string): number | null {
+  const colon = token.lastIndexOf(':');
+  if (colon < 0) return null;
+  for (const part of token.slice(0, colon).split(',').slice(2)) {
+    const m = /^room(\d{1,15})$/.exec(part);
+    if (m) return Number(m[1]);
+  }
+  return null;
+}
+/**
+ * The VideoRoom requests a browser may send through /janus, each only for its token's room. The
+ * others (list, create, destroy, edit, allowed, kick, moderate, recording, forwarders) are the
+ * service's, with its secrets.
+ */
+export const CALL_BROWSER_REQUESTS = [
+  'join',
+  'joinandconfigure',
+  'configure',
+  'publish',
+  'unpublish',
+  'start',
+  'pause',
+  'switch',
+  'update',
+  'leave',
+  'listparticipants',
+  'exists',
+] as const;
 /** a room holds the teacher, 30 students and a screen share, with headroom for reconnects */
 export const CALL_MAX_PUBLISHERS = 40;
 export const CALL_ROLES = ['host', 'member'] as const;

@@ -143,7 +143,13 @@ maybe('calls end to end (two Chromiums, Janus in a network namespace)', () => {
       deployables: ['services/auth', 'services/boards', 'services/calls', NODE_A, NODE_B, 'gateway'],
       env: { RT_SHARED_SECRET: SECRET },
       envFor: {
-        gateway: { WEB_DIST_DIR: DIST, HTTP_PORT: String(httpPort), JANUS_WS_URL: janus.wsUrl },
+        gateway: {
+          WEB_DIST_DIR: DIST,
+          HTTP_PORT: String(httpPort),
+          JANUS_WS_URL: janus.wsUrl,
+          // /janus takes the board socket's Origin rule: the browser's Origin is the gateway's
+          RT_ALLOWED_ORIGINS: base,
+        },
         'services/boards': { PLAN_CACHE_TTL_MS: '0' },
         'services/calls': { ...janusEnv, PLAN_CACHE_TTL_MS: '0' },
         [NODE_A]: await node('rt-1'),

@@ -6,7 +6,7 @@ import { randomBytes } from 'node:crypto';
 import { AppError, CALL_DISPLAY_MAX, CALL_JANUS_PATH } from '@wb/proto';
 import type { CallJoinInput, CallJoinReply, CallMuteAllReply, IceServer, RequestActor } from '@wb/proto';
 import { JanusUnavailable } from '../janus/errors';
-import { signJanusToken, turnCredentials } from '../janus/tokens';
+import { roomIdOf, signJanusToken, turnCredentials } from '../janus/tokens';
 import { assertHost, joinDecision, refusalError } from '../policies/joinRules';
 import type { CallsDeps } from './deps';
 
@@ -23,7 +23,7 @@ export async function joinCall(deps: CallsDeps, input: CallJoinInput, actor: Req
     }
     const display = await displayOf(deps, input, actor);
     const expiresAt = deps.now() + deps.env.CALL_TOKEN_TTL_MS;
-    const token = signJanusToken(deps.env.JANUS_TOKEN_SECRET, expiresAt);
+    const token = signJanusToken(deps.env.JANUS_TOKEN_SECRET, expiresAt, { room: roomIdOf(input.boardId) });
     const room = await deps.rooms.admit(input.boardId, token);
     deps.metrics.joins.inc({ outcome: 'ok' });
     return {

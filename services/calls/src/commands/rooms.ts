@@ -116,7 +116,7 @@ export class Rooms {
     const { janus, config } = this.deps;
     const room = roomIdOf(boardId);
     const secret = this.secretOf(room);
-    const token = signJanusToken(config.tokenSecret, this.deps.now() + MODERATOR_TOKEN_MS);
+    const token = signJanusToken(config.tokenSecret, this.deps.now() + MODERATOR_TOKEN_MS, { room });
     // no room (nobody ever joined, or swept) → nobody to mute
     try {
       await janus.request({ request: 'allowed', room, secret, action: 'add', allowed: [token] });

@@ -1,11 +1,12 @@
 import { describe, expect, it } from '@jest/globals';
 import { createHmac } from 'node:crypto';
+import { callTokenRoom } from '@wb/proto';
 import { janusTokenExpiry, roomIdOf, roomSecretOf, signJanusToken, turnCredentials, verifyJanusToken } from './tokens';
 
 describe('janus tokens', () => {
   const secret = 'a-token-secret-of-some-length';
   it('has the janus signed-token format', () => {
-    const token = signJanusToken(secret, 1_700_000_000_900, 'n0nce');
+    const token = signJanusToken(secret, 1_700_000_000_900, { nonce: 'n0nce' });
     const [data, sig] = token.split(':');
     expect(data).toBe('1700000000,janus,janus.plugin.videoroom,n0nce');
     expect(sig).toBe(createHmac('sha1', secret).update(data!).digest('base64'));
@@ -20,6 +21,16 @@ describe('janus tokens', () => {
     // unique even when minted in the same second
     expect(signJanusToken(secret, 2_000_000)).not.toBe(token);
     expect(janusTokenExpiry('not a token')).toBeNull();
+  });
+  it('names its room, under the signature', () => {
+    const token = signJanusToken(secret, 2_000_000, { room: 123456789012, nonce: 'n' });
+    expect(token.split(':')[0]).toBe('2000,janus,janus.plugin.videoroom,room123456789012,n');
+    expect(callTokenRoom(token)).toBe(123456789012);
+    expect(verifyJanusToken(secret, token, 1_000_000)).toBe(true);
+    // another room is another signature
+    expect(verifyJanusToken(secret, token.replace('room123456789012', 'room1'), 1_000_000)).toBe(false);
+    expect(callTokenRoom(signJanusToken(secret, 2_000_000))).toBeNull();
+    expect(callTokenRoom('room5')).toBeNull();
   });
 });
 

@@ -7,17 +7,23 @@
  * descriptors, and sig = base64(HMAC-SHA1(secret, the part before the colon)). Janus checks signature and expiry on every request and the plugin list on attach.
  */
 import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-import { CALL_JANUS_PLUGIN } from '@wb/proto';
+import { CALL_JANUS_PLUGIN, CALL_TOKEN_ROOM_PREFIX } from '@wb/proto';
 
 export function signJanusToken(
   secret: string,
   expiresAtMs: number,
-  nonce: string = randomBytes(12).toString('base64url'),
+  opts: {
+    /** the VideoRoom the token opens (descriptor `room<id>`): the gateway's /janus lets it reach no other */
+    room?: number;
+    nonce?: string;
+  } = {},
 ): string {
   // Janus reads the items after the realm as descriptors and only looks for the plugin among them:
   // the nonce makes every token unique (two boards' tokens minted in the same second would
   // otherwise be the same string, and a room's allowed list could not tell them apart)
-  const data = `${Math.floor(expiresAtMs / 1000)},janus,${CALL_JANUS_PLUGIN},${nonce}`;
+  const nonce = opts.nonce ?? randomBytes(12).toString('base64url');
+  const room = opts.room === undefined ? '' : `,${CALL_TOKEN_ROOM_PREFIX}${opts.room}`;
+  const data = `${Math.floor(expiresAtMs / 1000)},janus,${CALL_JANUS_PLUGIN}${room},${nonce}`;
   return `${data}:${createHmac('sha1', secret).update(data).digest('base64')}`;
 }
 

@@ -17,3 +17,4 @@ export * from './chat';
 export * from './lesson';
 export * from './calls';
 export * from './renderSnapshot';
+export * from './avatar';

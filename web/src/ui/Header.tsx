@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useId, useRef, useState } from 'react';
 import { useLocation } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
+import { avatarColor } from '@wb/proto';
 import { LocalLink, LocalNavLink } from '../app/prefix';
 import { useSession } from '../features/session/useSession';
 import { useLogoutMutation } from '../features/auth/authApi';
@@ -54,7 +55,7 @@ function useDismiss(open: boolean, ref: React.RefObject<HTMLElement | null>, clo
  * visible text (the user's name) followed by "Account menu" (WCAG 2.5.3 label in name); on
  * narrow screens only the avatar shows and the name is "Account menu".
  */
-function UserMenu({ name }: { name: string }) {
+function UserMenu({ name, userId }: { name: string; userId: number }) {
   const { t } = useTranslation();
   const [open, setOpen] = useState(false);
   const [logout] = useLogoutMutation();
@@ -72,7 +73,7 @@ function UserMenu({ name }: { name: string }) {
   return (
     <div className="user-menu" ref={ref}>
       <button type="button" aria-expanded={open} aria-controls={id} onClick={() => setOpen(!open)}>
-        <span className="avatar" aria-hidden="true">
+        <span className="avatar" aria-hidden="true" style={{ background: avatarColor(userId), color: '#fff' }}>
           {name.slice(0, 1).toUpperCase()}
         </span>
         <span className="user-name">{name}</span> <span className="sr-only">{t('nav.userMenu')}</span>
@@ -175,7 +176,7 @@ export function Header() {
       </div>
       <div className="header-account">
         {user ? (
-          <UserMenu name={user.name} />
+          <UserMenu name={user.name} userId={user.id} />
         ) : (
           <>
             <LocalLink to="/login">{t('nav.login')}</LocalLink>

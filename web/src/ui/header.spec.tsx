@@ -5,6 +5,7 @@ import { MemoryRouter } from 'react-router-dom';
 import { I18nextProvider } from 'react-i18next';
 import { makeStore } from '../app/store';
 import { i18n } from '../i18n/i18n';
+import { avatarColor } from '@wb/proto';
 import { Header } from './Header';
 
 /** the gateway as the session loads see it: a user (or none), settings and a plan */
@@ -85,4 +86,13 @@ test('logged out: "Log in" stays in the bar, "Sign up" is in the bar and in the 
   const [inBar, inPanel] = [...document.querySelectorAll('a[href="/signup"]')].map((a) => panel.contains(a));
   expect([inBar, inPanel].sort()).toEqual([false, true]);
   expect(panel.contains(screen.getByRole('link', { name: 'Log in' }))).toBe(false);
+});
+
+test("the avatar's colour is the person's (proto avatarColor of their id), the same as on a board", async () => {
+  stubApi({ id: 7, name: 'Ada Lovelace' });
+  renderHeader();
+  const button = await screen.findByRole('button', { name: 'Ada Lovelace Account menu' });
+  const avatar = button.querySelector<HTMLElement>('.avatar')!;
+  const rgb = (hex: string) => `rgb(${[1, 3, 5].map((i) => parseInt(hex.slice(i, i + 2), 16)).join(', ')})`;
+  expect(avatar.style.background).toBe(rgb(avatarColor(7)));
 });

@@ -1,4 +1,6 @@
 import {
+  AVATAR_COLORS,
+  avatarColor,
   bucketOf,
   encodeJsonFrame,
   encodeListFrame,
@@ -85,6 +87,20 @@ function setup(
 }
 
 describe('Room', () => {
+  it('a signed-in peer keeps their colour across reconnects, whoever joined before (issue 26 #15)', () => {
+    const { room, connect } = setup();
+    const first = connect(new TestClient(7), editor(7)).peer;
+    expect(first.color).toBe(avatarColor(7));
+    room.leave(first);
+    for (const other of [3, 4, 5]) connect(new TestClient(other), editor(other));
+    const again = connect(new TestClient(7), editor(7)).peer;
+    expect(again.id).not.toBe(first.id);
+    expect(again.color).toBe(avatarColor(7));
+    // a guest has no id: a colour of the same palette, by arrival
+    const guest = connect(new TestClient(0), { ...editor(0), guest: true, name: 'Guest' }).peer;
+    expect(AVATAR_COLORS).toContain(guest.color);
+  });
+
   it('J2/S1/S2: a joining client catches up by sync and is marked in sync', async () => {
     const { connect, settle } = setup();
     const a = new TestClient(1);

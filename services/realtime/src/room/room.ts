@@ -9,6 +9,8 @@
  */
 import { createHash } from 'node:crypto';
 import {
+  AVATAR_COLORS,
+  avatarColor,
   decodeJson,
   decodeList,
   encodeBytesFrame,
@@ -126,18 +128,14 @@ export interface RoomOptions {
   renders?: RenderSnapshotMaker;
 }
 
-const COLORS = [
-  '#e6194b',
-  '#3cb44b',
-  '#4363d8',
-  '#f58231',
-  '#911eb4',
-  '#42d4f4',
-  '#f032e6',
-  '#469990',
-  '#9a6324',
-  '#800000',
-];
+/**
+ * A peer's colour (presence avatar, cursor, selection, laser): a signed-in user's follows from
+ * their id (proto avatarColor: the same on every reload and in every tab); a guest has no id and
+ * takes one by arrival.
+ */
+function peerColor(identity: { guest: boolean; userId: number }, peerId: number): string {
+  return identity.guest ? AVATAR_COLORS[(peerId - 1) % AVATAR_COLORS.length]! : avatarColor(identity.userId);
+}
 /** S6: a catch-up document this many changes behind is saved again for the next fresh peer */
 const CATCH_UP_MAX_BEHIND = 200;
 const MAX_STROKE_DELTAS_PER_TICK = 16;
@@ -288,7 +286,7 @@ export class Room {
           ? 'editor'
           : 'viewer';
     const id = this.nextPeerId++;
-    const peer = new Peer(id, socket, identity, role, COLORS[(id - 1) % COLORS.length]!, this.opts.clock.now());
+    const peer = new Peer(id, socket, identity, role, peerColor(identity, id), this.opts.clock.now());
     this.peers.set(id, peer);
     this.participants.add(identity.guest ? `g${id}` : `u${identity.userId}`);
     this.lastActivity = this.opts.clock.now();

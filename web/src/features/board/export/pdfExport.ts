@@ -277,18 +277,48 @@ class PdfWriter {
     }
   }
 
+  /** the page being written: its clip (page units) and world → page transform */
+  private page: { clip: PathData; matrix: Matrix6 } | null = null;
+  /** the rotation of the drawing being written (about its centre), if any */
+  private rotation: Matrix6 | null = null;
+
+  /** starts a page: jsPDF's "advanced" mode (y down), clipped to the page's part, world units */
+  beginPage(clip: PathData, matrix: Matrix6): void {
+    this.doc.advancedAPI();
+    this.page = { clip, matrix };
+    this.enterPage();
+  }
+
+  private enterPage(): void {
+    const { clip, matrix } = this.page!;
+    this.doc.saveGraphicsState();
+    this.path(clip);
+    this.doc.clip();
+    this.doc.discardPath();
+    this.doc.setCurrentTransformationMatrix(this.doc.Matrix(...matrix));
+    this.forget();
+  }
+
+  endPage(): void {
+    this.doc.restoreGraphicsState();
+    this.doc.compatAPI();
+    this.page = null;
+  }
+
   private begin(d: ShapeDrawing): void {
     if (!d.rotation) return;
     const { angle, cx, cy } = d.rotation;
     const c = Math.cos(angle);
     const s = Math.sin(angle);
-    this.doc.saveGraphicsState();
     // rotate about (cx, cy): translate(c) · rotate · translate(−c)
-    this.doc.setCurrentTransformationMatrix(this.doc.Matrix(c, s, -s, c, cx - c * cx + s * cy, cy - s * cx - c * cy));
+    this.rotation = [c, s, -s, c, cx - c * cx + s * cy, cy - s * cx - c * cy];
+    this.doc.saveGraphicsState();
+    this.doc.setCurrentTransformationMatrix(this.doc.Matrix(...this.rotation));
   }
 
   private end(d: ShapeDrawing): void {
     if (!d.rotation) return;
+    this.rotation = null;
     this.doc.restoreGraphicsState();
     this.forget();
   }
@@ -304,23 +334,87 @@ class PdfWriter {
     this.begin(d);
     for (const p of d.prims) {
       if (p.t !== 'svg') this.prim(p, d.opacity);
-      else {
-        await drawFragment(this.doc, p);
-        this.forget();
-      }
+      else await this.fragment(p);
     }
     this.end(d);
   }
+
+  /**
+   * svg2pdf.js expects jsPDF in its "compat" mode: it switches to "advanced" itself and, at its
+   * end, back to "compat", whose restoreGraphicsState would pop OUR page state (its clip and world
+   * transform, and the drawing's rotation) and leave every later object drawn in the wrong mode
+   * and place (mirrored text, missing shapes). So the page's states are left and the mode switched
+   * first; the fragment is drawn under the same transform written out for "compat" mode (jsPDF's
+   * y flip F, the page's clip and transform P, the rotation R, then F⁻¹, which svg2pdf's own F
+   * cancels); then the page's states are entered again.
+   */
+  private async fragment(f: Extract<Prim, { t: 'svg' }>): Promise<void> {
+    const doc = this.doc;
+    const page = this.page!;
+    const rotation = this.rotation;
+    if (rotation) doc.restoreGraphicsState();
+    doc.restoreGraphicsState();
+    doc.compatAPI();
+    const k = doc.internal.scaleFactor;
+    const h = doc.internal.pageSize.getHeight();
+    doc.saveGraphicsState();
+    doc.setCurrentTransformationMatrix(doc.Matrix(k, 0, 0, -k, 0, h * k));
+    this.path(page.clip);
+    doc.clip();
+    doc.discardPath();
+    doc.setCurrentTransformationMatrix(doc.Matrix(...page.matrix));
+    if (rotation) doc.setCurrentTransformationMatrix(doc.Matrix(...rotation));
+    doc.setCurrentTransformationMatrix(doc.Matrix(1 / k, 0, 0, -1 / k, 0, h));
+    try {
+      if (await drawFragment(doc, f)) this.missingGlyphs = true;
+    } finally {
+      doc.restoreGraphicsState();
+      doc.advancedAPI();
+      this.enterPage();
+      if (rotation) {
+        doc.saveGraphicsState();
+        doc.setCurrentTransformationMatrix(doc.Matrix(...rotation));
+      }
+    }
+  }
 }
 
-/** an SVG fragment drawn by svg2pdf.js, which is loaded with the first formula or graph */
-async function drawFragment(doc: JsPdf, f: { svg: string; x: number; y: number; w: number; h: number }): Promise<void> {
-  if (typeof DOMParser === 'undefined') return;
+type Matrix6 = [number, number, number, number, number, number];
+
+/**
+ * Text of a formula's or graph's SVG as the PDF's standard fonts can show it (svg2pdf writes it
+ * with them): the minus sign U+2212 (d3's negative tick labels) becomes the en dash, which
+ * WinAnsi has and which is as long; other characters beyond it become "?". True when some were.
+ */
+export function fragmentTextForPdf(root: Element): boolean {
+  let replaced = false;
+  const walker = root.ownerDocument.createTreeWalker(root, 4 /* NodeFilter.SHOW_TEXT */);
+  for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+    const before = n.nodeValue ?? '';
+    if (!before) continue;
+    const out = latinText(before.replace(/\u2212/g, '\u2013'));
+    if (out.replaced) replaced = true;
+    if (out.text !== before) n.nodeValue = out.text;
+  }
+  return replaced;
+}
+
+/**
+ * An SVG fragment drawn by svg2pdf.js (loaded with the first formula or graph), with jsPDF in
+ * "compat" mode. True when some of its text could not be shown (written as "?").
+ */
+async function drawFragment(
+  doc: JsPdf,
+  f: { svg: string; x: number; y: number; w: number; h: number },
+): Promise<boolean> {
+  if (typeof DOMParser === 'undefined') return false;
   const { svg2pdf } = await import('svg2pdf.js');
   const parsed = new DOMParser().parseFromString(placeFragment(f.svg, 0, 0, f.w, f.h), 'image/svg+xml');
   const root = parsed.documentElement;
-  if (root.nodeName !== 'svg') return; // a parse error: the box stays empty rather than failing the file
+  if (root.nodeName !== 'svg') return false; // a parse error: the box stays empty rather than failing the file
+  const replaced = fragmentTextForPdf(root);
   await svg2pdf(root, doc, { x: f.x, y: f.y, width: f.w, height: f.h });
+  return replaced;
 }
 
 /**
@@ -381,16 +475,15 @@ export async function exportPdf(scene: ExportScene, region: Rect, opts: PdfExpor
       const f = formatOf(p);
       doc.addPage(f.format, f.orientation);
     }
-    doc.advancedAPI();
-    writer.forget();
-    doc.saveGraphicsState();
     const r = p.region;
-    writer.path(rectD(p.x, p.y, width(r) * p.scale, height(r) * p.scale));
-    doc.clip();
-    doc.discardPath();
-    doc.setCurrentTransformationMatrix(
-      doc.Matrix(p.scale, 0, 0, p.scale, p.x - p.scale * r.minX, p.y - p.scale * r.minY),
-    );
+    writer.beginPage(rectD(p.x, p.y, width(r) * p.scale, height(r) * p.scale), [
+      p.scale,
+      0,
+      0,
+      p.scale,
+      p.x - p.scale * r.minX,
+      p.y - p.scale * r.minY,
+    ]);
     if (opts.background)
       for (const prim of backgroundPrims(opts.boardBackground, r, p.scale / PT_PER_UNIT)) writer.prim(prim, 1);
     const shown = perPage[n]!;
@@ -409,8 +502,7 @@ export async function exportPdf(scene: ExportScene, region: Rect, opts: PdfExpor
       }
     }
     done += shown.length;
-    doc.restoreGraphicsState();
-    doc.compatAPI();
+    writer.endPage();
     await slicer.tick();
   }
   if (writer.missingGlyphs) opts.onNotice?.({ code: 'missingGlyphs' });

@@ -1,7 +1,11 @@
 import { useTranslation } from 'react-i18next';
+import { useFormatKeys } from './keys';
 import { Modal } from './Modal';
 
-/** Spec §2: grouped into tools, editing, view and panels. */
+/**
+ * Spec §2: grouped into tools, editing, view and panels. Keys as the board's table spells them
+ * ("Mod" = Ctrl or ⌘), shown in the person's language (keys.ts); a board lists its own.
+ */
 const GROUPS: { group: string; items: [string, string][] }[] = [
   {
     group: 'tools',
@@ -17,12 +21,12 @@ const GROUPS: { group: string; items: [string, string][] }[] = [
   {
     group: 'editing',
     items: [
-      ['undo', 'Ctrl+Z'],
-      ['redo', 'Ctrl+Shift+Z'],
-      ['copy', 'Ctrl+C'],
-      ['paste', 'Ctrl+V'],
-      ['delete', 'Del'],
-      ['move', '←↑→↓'],
+      ['undo', 'Mod+Z'],
+      ['redo', 'Mod+Shift+Z'],
+      ['copy', 'Mod+C'],
+      ['paste', 'Mod+V'],
+      ['delete', 'Delete'],
+      ['move', 'ArrowLeft ArrowUp ArrowRight ArrowDown'],
     ],
   },
   {
@@ -36,16 +40,13 @@ const GROUPS: { group: string; items: [string, string][] }[] = [
   },
   {
     group: 'panels',
-    items: [
-      ['chat', 'C'],
-      ['filesPanel', 'F'],
-      ['help', '?'],
-    ],
+    items: [['help', '?']],
   },
 ];
 
 export function ShortcutsPanel({ onClose }: { onClose: () => void }) {
   const { t } = useTranslation();
+  const format = useFormatKeys();
   return (
     <Modal title={t('shortcuts.title')} onClose={onClose} className="shortcuts">
       <div className="shortcut-groups">
@@ -55,9 +56,9 @@ export function ShortcutsPanel({ onClose }: { onClose: () => void }) {
             <dl>
               {items.map(([name, keys]) => (
                 <div key={name} className="shortcut">
-                  <dt>{t(`shortcuts.${name}`)}</dt>
+                  <dt>{t(`shortcuts.${name}`, { shift: format('Shift'), ctrlShift: format('Mod+Shift') })}</dt>
                   <dd>
-                    <kbd>{keys}</kbd>
+                    <kbd>{keys.split(' ').map(format).join('')}</kbd>
                   </dd>
                 </div>
               ))}

@@ -3,9 +3,13 @@ import { useEffect, useId, useRef, useState, type ReactElement, type ReactNode }
 export const TOOLTIP_SHOW_MS = 500;
 export const TOOLTIP_HIDE_MS = 50;
 
-/** Shows `text` after 500 ms of hover or focus, hides 50 ms after leaving (spec §2). */
-export function Tooltip({ text, children }: { text: ReactNode; children: ReactElement }) {
-  const [open, setOpen] = useState(false);
+/**
+ * Shows `text` after 500 ms of hover or focus, hides 50 ms after leaving (spec §2). `hidden`: not
+ * while the control's own menu or flyout is open (the tip would cover its first item).
+ */
+export function Tooltip({ text, hidden, children }: { text: ReactNode; hidden?: boolean; children: ReactElement }) {
+  const [shown, setOpen] = useState(false);
+  const open = shown && !hidden;
   const timer = useRef<ReturnType<typeof setTimeout>>(undefined);
   const id = useId();
   useEffect(() => () => clearTimeout(timer.current), []);

@@ -1173,7 +1173,7 @@ export class BoardView implements ToolHost, EditorApi {
 
   private onKeyDown(e: KeyboardEvent): void {
     if (e.key === 'Alt') this.altDown = true;
-    if (isTyping(e.target) || this.textEditor.isOpen) return;
+    if (isTyping(e.target) || ownsKeys(e.target) || this.textEditor.isOpen) return;
     if (e.code === 'Space') {
       this.spaceDown = true;
       if (e.target === this.overlayCanvas || e.target === document.body) e.preventDefault();
@@ -1340,6 +1340,12 @@ function strokeBounds(
   pad: number,
 ) {
   g.strokeRect(b.minX - pad, b.minY - pad, b.maxX - b.minX + 2 * pad, b.maxY - b.minY + 2 * pad);
+}
+
+/** keys pressed in a panel that takes the keyboard (formula, graph, dialogs) are not shortcuts */
+function ownsKeys(target: EventTarget | null): boolean {
+  const el = target as HTMLElement | null;
+  return !!el?.closest?.('[data-own-keys], [role="dialog"]');
 }
 
 function isTyping(target: EventTarget | null): boolean {

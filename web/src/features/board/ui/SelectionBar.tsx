@@ -26,7 +26,7 @@ import { ICON_PROPS } from '../../../ui/icons';
 import { POWER_TOOLS, type ActionId } from '../canvas/actions';
 import type { EditorApi } from '../canvas/editorApi';
 import { ariaKeys, Tip } from './Toolbar';
-import { formatKeys, isMacPlatform, shortcutOf, useEditorState } from './editorHooks';
+import { isMacPlatform, shortcutOf, useEditorState, useFormatKeys } from './editorHooks';
 
 const ICONS: Partial<Record<ActionId, LucideIcon>> = {
   copy: Copy,
@@ -56,6 +56,7 @@ export function SelectionBar({ editor, powerTools, onUpgrade }: SelectionBarProp
   const { t } = useTranslation('board');
   const selection = useEditorState(editor, (s) => s.selection);
   const mac = isMacPlatform();
+  const format = useFormatKeys();
   if (selection.count === 0) return null;
   const { locked, grouped } = selection;
   const groups: ActionId[][] = [
@@ -71,7 +72,7 @@ export function SelectionBar({ editor, powerTools, onUpgrade }: SelectionBarProp
     const name = t(`actions.${id}`);
     const label = gated ? t('selection.powerTool', { name }) : name;
     return (
-      <Tip key={id} text={label} keys={s ? formatKeys(s.keys, mac) : undefined}>
+      <Tip key={id} text={label} keys={s ? format(s.keys) : undefined}>
         <button
           type="button"
           className={gated ? 'tool gated' : 'tool'}

@@ -6,7 +6,7 @@
 import { useTranslation } from 'react-i18next';
 import { Modal } from '../../../ui/Modal';
 import { SHORTCUTS, allows, type Access, type Shortcut, type ShortcutGroup } from '../canvas/actions';
-import { formatKeys, isMacPlatform } from './editorHooks';
+import { useFormatKeys } from './editorHooks';
 
 const GROUPS: readonly ShortcutGroup[] = ['tools', 'editing', 'view', 'panels'];
 
@@ -17,7 +17,11 @@ interface Row {
 }
 
 /** one row per target (Ctrl+Shift+Z and Ctrl+Y are one "redo"); the presets 1–9 are one row */
-export function shortcutRows(access: Access, mac: boolean, t: (key: string) => string): Map<ShortcutGroup, Row[]> {
+export function shortcutRows(
+  access: Access,
+  format: (keys: string) => string,
+  t: (key: string) => string,
+): Map<ShortcutGroup, Row[]> {
   const out = new Map<ShortcutGroup, Row[]>(GROUPS.map((g) => [g, []]));
   const byId = new Map<string, Row>();
   for (const s of SHORTCUTS) {
@@ -30,7 +34,7 @@ export function shortcutRows(access: Access, mac: boolean, t: (key: string) => s
       out.get(s.group)!.push(row);
     }
     if ('preset' in s.target) row.keys = ['1–9'];
-    else row.keys.push(formatKeys(s.keys, mac));
+    else row.keys.push(format(s.keys));
   }
   return out;
 }
@@ -46,7 +50,8 @@ function labelOf(s: Shortcut, t: (key: string) => string): string {
 
 export function ShortcutsPanel({ access, onClose }: { access: Access; onClose: () => void }) {
   const { t } = useTranslation('board');
-  const rows = shortcutRows(access, isMacPlatform(), t);
+  const format = useFormatKeys();
+  const rows = shortcutRows(access, format, t);
   return (
     <Modal title={t('shortcuts.title')} onClose={onClose} className="shortcuts board-shortcuts">
       <div className="shortcut-groups">
@@ -71,6 +76,11 @@ export function ShortcutsPanel({ access, onClose }: { access: Access; onClose: (
                   </div>
                 ))}
               </dl>
+              {group === 'editing' && items.some((r) => r.id === 'action:nudgeLeft') ? (
+                <p className="muted shortcut-note">
+                  {t('shortcuts.nudgeNote', { shift: format('Shift'), ctrlShift: format('Mod+Shift') })}
+                </p>
+              ) : null}
             </section>
           );
         })}

@@ -20,6 +20,27 @@ export type PenPreset = Settings['penPresets'][number];
 export const PALETTE = [
   0x000000, 0xffffff, 0x9e9e9e, 0xe53935, 0xfb8c00, 0xfdd835, 0x43a047, 0x00acc1, 0x1e88e5, 0x8e24aa,
 ] as const;
+/** each swatch's accessible name: the board strings' `colors.<name>` */
+const COLOR_NAMES: Readonly<Record<number, string>> = {
+  0x000000: 'black',
+  0xffffff: 'white',
+  0x9e9e9e: 'grey',
+  0xe53935: 'red',
+  0xfb8c00: 'orange',
+  0xfdd835: 'yellow',
+  0x43a047: 'green',
+  0x00acc1: 'teal',
+  0x1e88e5: 'blue',
+  0x8e24aa: 'purple',
+  0xfff59d: 'noteYellow',
+  0xffcc80: 'noteOrange',
+  0xf8bbd0: 'notePink',
+  0xc5e1a5: 'noteGreen',
+  0xb3e5fc: 'noteBlue',
+  0xd1c4e9: 'noteLavender',
+};
+export const colorName = (c: number): string | undefined => COLOR_NAMES[c];
+
 export const FONTS = ['Open Sans', 'Arial', 'Georgia', 'Times New Roman', 'Courier New', 'Verdana'] as const;
 
 const SHAPE_TOOLS: readonly string[] = GEOMETRIC_SHAPES;
@@ -240,7 +261,8 @@ function Swatches({
             type="button"
             className="swatch"
             style={{ ['--swatch' as string]: toHex(c) }}
-            aria-label={t('style.color', { color: toHex(c) })}
+            aria-label={COLOR_NAMES[c] ? t(`colors.${COLOR_NAMES[c]}`) : toHex(c)}
+            title={COLOR_NAMES[c] ? t(`colors.${COLOR_NAMES[c]}`) : undefined}
             aria-pressed={value === c}
             onClick={() => onChange(c)}
           />

@@ -44,7 +44,7 @@ import { Tooltip } from '../../../ui/Tooltip';
 import type { ActionId } from '../canvas/actions';
 import type { EditorApi } from '../canvas/editorApi';
 import { TOOL_IDS, type ToolId } from '../canvas/tools/types';
-import { formatKeys, isMacPlatform, shortcutOf, useEditorState } from './editorHooks';
+import { isMacPlatform, shortcutOf, useEditorState, useFormatKeys } from './editorHooks';
 
 export const TOOL_ICONS: Record<ToolId, LucideIcon> = {
   select: MousePointer2,
@@ -93,11 +93,12 @@ export interface ToolbarProps {
 export function useToolLabel(): (id: ToolId) => { name: string; keys: string | undefined; raw: string | undefined } {
   const { t } = useTranslation('board');
   const mac = isMacPlatform();
+  const format = useFormatKeys();
   return (id) => {
     const s = shortcutOf({ tool: id });
     return {
       name: t(`tools.${id}`),
-      keys: s ? formatKeys(s.keys, mac) : undefined,
+      keys: s ? format(s.keys) : undefined,
       raw: s ? ariaKeys(s.keys, mac) : undefined,
     };
   };
@@ -112,6 +113,7 @@ export function Toolbar({ editor, readOnly, collapsible, collapsed, onCollapsedC
   const { t } = useTranslation('board');
   const state = useEditorState(editor, (s) => ({ tool: s.tool, canUndo: s.canUndo, canRedo: s.canRedo }));
   const mac = isMacPlatform();
+  const format = useFormatKeys();
   const [lastShape, setLastShape] = useState<ShapeTool>(() => (isShape(state.tool) ? state.tool : 'rectangle'));
   useEffect(() => {
     if (isShape(state.tool)) setLastShape(state.tool);
@@ -125,7 +127,7 @@ export function Toolbar({ editor, readOnly, collapsible, collapsed, onCollapsedC
     const s = shortcutOf({ action: id });
     const name = t(`actions.${id}`);
     return (
-      <Tip text={name} keys={s ? formatKeys(s.keys, mac) : undefined}>
+      <Tip text={name} keys={s ? format(s.keys) : undefined}>
         <button
           type="button"
           className="tool"
@@ -196,7 +198,7 @@ export function Toolbar({ editor, readOnly, collapsible, collapsed, onCollapsedC
         </>
       )}
       {collapsible || collapsed ? (
-        <Tip text={collapsed ? t('toolbar.expand') : t('toolbar.collapse')} keys={formatKeys('Mod+.', mac)}>
+        <Tip text={collapsed ? t('toolbar.expand') : t('toolbar.collapse')} keys={format('Mod+.')}>
           <button
             type="button"
             className="tool toolbar-toggle"
@@ -283,7 +285,8 @@ function ShapeFlyout({
         }
       }}
     >
-      <Tip text={`${t('toolbar.shapes')}: ${name}`} keys={keys}>
+      {/* no tip while the flyout is open: it would cover the first shape */}
+      <Tip text={`${t('toolbar.shapes')}: ${name}`} keys={keys} hidden={open}>
         <button
           type="button"
           className={active ? 'tool active' : 'tool'}
@@ -333,9 +336,20 @@ function ShapeFlyout({
 }
 
 /** The app's tooltip (500 ms to show, 50 ms to hide) with the name and the shortcut. */
-export function Tip({ text, keys, children }: { text: string; keys?: string; children: React.ReactElement }) {
+export function Tip({
+  text,
+  keys,
+  hidden,
+  children,
+}: {
+  text: string;
+  keys?: string;
+  hidden?: boolean;
+  children: React.ReactElement;
+}) {
   return (
     <Tooltip
+      hidden={hidden}
       text={
         <>
           {text}

@@ -5,7 +5,7 @@ import { ICON_PROPS } from '../../../ui/icons';
 import type { ActionId } from '../canvas/actions';
 import type { EditorApi } from '../canvas/editorApi';
 import { ariaKeys, Tip } from './Toolbar';
-import { formatKeys, isMacPlatform, shortcutOf, useEditorState } from './editorHooks';
+import { isMacPlatform, shortcutOf, useEditorState, useFormatKeys } from './editorHooks';
 
 export interface ZoomControlsProps {
   editor: EditorApi;
@@ -17,12 +17,13 @@ export function ZoomControls({ editor, minimapOpen, onToggleMinimap }: ZoomContr
   const { t } = useTranslation('board');
   const zoom = useEditorState(editor, (s) => s.camera.zoom);
   const mac = isMacPlatform();
+  const format = useFormatKeys();
   const percent = Math.round(zoom * 100);
   const button = (id: ActionId, Icon: LucideIcon | null, onClick?: () => void, pressed?: boolean) => {
     const s = shortcutOf({ action: id });
     const name = t(`actions.${id}`);
     return (
-      <Tip text={name} keys={s ? formatKeys(s.keys, mac) : undefined}>
+      <Tip text={name} keys={s ? format(s.keys) : undefined}>
         <button
           type="button"
           className="tool"

@@ -11,7 +11,7 @@ import { MemoryRouter } from 'react-router-dom';
 import { useState, type ReactNode } from 'react';
 import { FALLBACK_STARTER_PLAN, PLANS } from '@wb/proto';
 import { makeStore } from '../../../app/store';
-import { i18n, loadNamespace } from '../../../i18n/i18n';
+import { i18n, loadNamespace, setLocale } from '../../../i18n/i18n';
 import { Toasts } from '../../../ui/Toasts';
 import { TOOLTIP_SHOW_MS } from '../../../ui/Tooltip';
 import { TOOL_IDS } from '../canvas/tools/types';
@@ -136,6 +136,29 @@ describe('Toolbar', () => {
     }
   });
 
+  test("the shapes button's tooltip is hidden while its flyout is open (it covered the first shape)", () => {
+    jest.useFakeTimers();
+    try {
+      const editor = fakeEditor();
+      const { container } = render(wrap(<ToolbarHarness editor={editor} />));
+      const button = container.querySelector<HTMLButtonElement>('.tool-flyout button[aria-haspopup]')!;
+      fireEvent.mouseEnter(button.parentElement!);
+      act(() => void jest.advanceTimersByTime(TOOLTIP_SHOW_MS + 10));
+      expect(screen.getByRole('tooltip').textContent).toBe('Shapes: RectangleR');
+      fireEvent.click(button);
+      expect(screen.getByRole('group', { name: 'Shapes' })).toBeTruthy();
+      expect(screen.queryByRole('tooltip')).toBeNull();
+      // still hovered, still open: no tip even after the delay
+      act(() => void jest.advanceTimersByTime(TOOLTIP_SHOW_MS + 10));
+      expect(screen.queryByRole('tooltip')).toBeNull();
+      fireEvent.click(button);
+      act(() => void jest.advanceTimersByTime(TOOLTIP_SHOW_MS + 10));
+      expect(screen.getByRole('tooltip').textContent).toBe('Shapes: RectangleR');
+    } finally {
+      jest.useRealTimers();
+    }
+  });
+
   test('viewers keep select, hand and laser; every editing tool and undo are disabled', () => {
     const editor = fakeEditor({ canUndo: true });
     const { container } = render(wrap(<ToolbarHarness editor={editor} readOnly />));
@@ -167,11 +190,17 @@ describe('Toolbar', () => {
 describe('ShortcutsPanel', () => {
   const t = (k: string) => k;
   test('grouped into tools, editing, view and panels; viewers see no editing shortcuts', () => {
-    const edit = shortcutRows('edit', false, t);
+    const pc = (k: string) => formatKeys(k, false);
+    const edit = shortcutRows('edit', pc, t);
     expect([...edit.keys()]).toEqual(['tools', 'editing', 'view', 'panels']);
     expect(edit.get('editing')!.find((r) => r.id === 'action:redo')!.keys).toEqual(['Ctrl+Shift+Z', 'Ctrl+Y']);
     expect(edit.get('tools')!.find((r) => r.id === 'presets')!.keys).toEqual(['1–9']);
-    const view = shortcutRows('view', false, t);
+    expect(edit.get('editing')!.find((r) => r.id === 'action:nudgeRight')!.keys).toEqual([
+      '→',
+      'Shift+→',
+      'Ctrl+Shift+→',
+    ]);
+    const view = shortcutRows('view', pc, t);
     expect(view.get('tools')!.map((r) => r.id)).toEqual(['tool:select', 'tool:hand', 'tool:laser']);
     // a viewer may still copy, select all and deselect: those need only view access
     expect(view.get('editing')!.map((r) => r.id)).toEqual(['action:copy', 'action:selectAll', 'action:deselect']);
@@ -182,6 +211,31 @@ describe('ShortcutsPanel', () => {
     expect(formatKeys('Mod+Shift+Z', false)).toBe('Ctrl+Shift+Z');
     expect(formatKeys('+', false)).toBe('+');
     expect(formatKeys('ArrowLeft', false)).toBe('←');
+  });
+
+  test("chips use each locale's key names; a Mac shows ⌘ ⇧ ⌥ whatever the language", () => {
+    const de = { ctrl: 'Strg', shift: 'Umschalt', alt: 'Alt', delete: 'Entf', escape: 'Esc' };
+    expect(formatKeys('Mod+Shift+Z', false, de)).toBe('Strg+Umschalt+Z');
+    expect(formatKeys('Delete', false, de)).toBe('Entf');
+    expect(formatKeys('Mod+Shift+Z', true, de)).toBe('⌘⇧Z');
+    expect(formatKeys('Alt+Shift+ArrowUp', true, de)).toBe('⌥⇧↑');
+  });
+
+  test('German shortcut chips read Strg and Umschalt (all ten locales have the names)', async () => {
+    await loadNamespace('board', 'de');
+    await setLocale('de');
+    try {
+      render(wrap(<ShortcutsPanel access="own" onClose={() => undefined} />));
+      const dialog = screen.getByRole('dialog');
+      const chips = [...dialog.querySelectorAll('kbd')].map((k) => k.textContent);
+      expect(chips).toContain('Strg+Umschalt+Z');
+      expect(chips).toContain('Strg+Umschalt+→');
+      expect(chips).toContain('Entf');
+      expect(chips.filter((c) => /Ctrl|Shift/.test(c ?? ''))).toEqual([]);
+      expect(dialog.textContent).toContain('mit Umschalt um 10, mit Strg+Umschalt um 100');
+    } finally {
+      await act(() => setLocale('en'));
+    }
   });
 
   test('the modal lists the allowed rows only', () => {
@@ -250,7 +304,9 @@ describe('StylePanel', () => {
         />,
       ),
     );
-    fireEvent.click(screen.getByRole('button', { name: 'Colour #e53935' }));
+    // swatches are announced by their colour's name, not a hex code
+    expect(screen.queryByRole('button', { name: /#[0-9a-f]{6}/i })).toBeNull();
+    fireEvent.click(screen.getByRole('button', { name: 'Red' }));
     fireEvent.change(screen.getByLabelText('Width'), { target: { value: '12' } });
     fireEvent.click(screen.getByRole('button', { name: 'Dashed' }));
     fireEvent.click(screen.getByLabelText(/Stylus only/));

@@ -26,34 +26,8 @@ export function accessOf(access: BoardAccess | undefined, readOnly: boolean): Ac
 }
 export const mayEdit = (access: Access) => allows(access, 'edit');
 
-export function isMacPlatform(): boolean {
-  if (typeof navigator === 'undefined') return false;
-  return /Mac|iPhone|iPad|iPod/i.test(navigator.platform || navigator.userAgent);
-}
-
-const KEY_NAMES: Record<string, string> = {
-  ArrowLeft: '←',
-  ArrowRight: '→',
-  ArrowUp: '↑',
-  ArrowDown: '↓',
-  Escape: 'Esc',
-  Delete: 'Del',
-  Backspace: '⌫',
-};
-
-/** "Mod+Shift+Z" → "⌘⇧Z" on a Mac, "Ctrl+Shift+Z" elsewhere. */
-export function formatKeys(keys: string, mac: boolean): string {
-  const parts = keys.split('+').map((p, i, all) => {
-    // "+" as the key itself splits into two empty parts
-    if (p === '' && i === all.length - 1) return '+';
-    if (p === 'Mod') return mac ? '⌘' : 'Ctrl';
-    if (p === 'Shift') return mac ? '⇧' : 'Shift';
-    if (p === 'Alt') return mac ? '⌥' : 'Alt';
-    return KEY_NAMES[p] ?? p;
-  });
-  const cleaned = keys === '+' ? ['+'] : parts.filter((p, i) => p !== '' || i === parts.length - 1);
-  return mac ? cleaned.join('') : cleaned.join('+');
-}
+// shortcut chips: the locale's key names, Apple's symbols on a Mac (src/ui/keys.ts)
+export { formatKeys, isMacPlatform, useFormatKeys } from '../../../ui/keys';
 
 /** The first shortcut of a tool or an action (what tooltips show). */
 export function shortcutOf(target: { tool: ToolId } | { action: ActionId }): Shortcut | undefined {

@@ -9,12 +9,17 @@ Protocol: one JSON object per line.
   stdin request:          {"id": 1, "input": "/abs/in.docx", "output": "/abs/out.pdf",
                            "pageRange": "1-301", "filter": "csv" | "txt" | null}
   stdout reply:           {"id": 1, "ok": true}      or {"id": 1, "ok": false, "error": "..."}
-LibreOffice's own output goes to stderr; stdout carries the protocol only.
+  liveness:               {"id": 2, "ping": true} -> {"id": 2, "pong": true} (the office answered a UNO call)
+  the office died:        {"id": 1, "ok": false, "dead": true, "error": "..."} or, when idle,
+                          {"dead": true}; the bridge then exits (the Node side starts a fresh one)
+LibreOffice's own output goes to stderr; stdout carries the protocol only. The bridge runs in the
+worker's sandbox with the office (no network, only the profile and the inbox in view).
 """
 import json
 import os
 import subprocess
 import sys
+import threading
 import time
 
 import uno
@@ -33,9 +38,31 @@ def prop(name, value):
     return p
 
 
+_out = threading.Lock()
+
+
 def reply(obj):
-    sys.stdout.write(json.dumps(obj) + "\n")
-    sys.stdout.flush()
+    with _out:
+        sys.stdout.write(json.dumps(obj) + "\n")
+        sys.stdout.flush()
+
+
+def alive(desktop, office):
+    """the office process is up and answers a UNO call"""
+    if office.poll() is not None:
+        return False
+    try:
+        desktop.getFrames()
+        return True
+    except Exception:
+        return False
+
+
+def watch(office):
+    """process watch: an office that dies while the bridge waits for work is reported at once"""
+    office.wait()
+    reply({"dead": True, "error": "LibreOffice exited with code %s" % office.returncode})
+    os._exit(3)
 
 
 def start_office(soffice, profile_dir, pipe_name):
@@ -125,6 +152,7 @@ def main():
         office.kill()
         return 1
     reply({"ready": True, "pid": office.pid})
+    threading.Thread(target=watch, args=(office,), daemon=True).start()
     for line in sys.stdin:
         line = line.strip()
         if not line:
@@ -132,11 +160,21 @@ def main():
         req = json.loads(line)
         if req.get("quit"):
             break
+        if req.get("ping"):
+            if alive(desktop, office):
+                reply({"id": req["id"], "pong": True})
+                continue
+            reply({"id": req["id"], "ok": False, "dead": True, "error": "LibreOffice does not answer"})
+            os._exit(3)
         try:
             convert(desktop, req)
             reply({"id": req["id"], "ok": True})
-        except Exception as e:  # any UNO or IO error is this document's failure, not the bridge's
+        except Exception as e:
             message = getattr(e, "Message", None) or str(e) or e.__class__.__name__
+            if not alive(desktop, office):
+                # the office died under the document: not the document's failure
+                reply({"id": req["id"], "ok": False, "dead": True, "error": message[:500]})
+                os._exit(3)
             reply({"id": req["id"], "ok": False, "error": message[:500]})
     try:
         desktop.terminate()

@@ -16,8 +16,12 @@ export class ConversionError extends Error {
 
 export const MESSAGES = {
   damaged: 'The file is damaged or is not a valid document',
+  /** not final: the office or a tool broke, the job is tried again (issue 25 §3) */
+  retrying: 'We could not convert this file right now, retrying',
+  imageTooCostly: 'The image is too costly to draw (its effects are too large)',
   damagedImage: 'The image is damaged or is not a valid image',
   tooSlow: 'The document took too long to convert',
+  pagesTooLarge: 'The document has too many large pages to draw',
   tooManyPages: (max: number) => `The document has more than ${max} pages`,
   noPages: 'The document has no pages',
   zipTooBig: 'The document is too large once unpacked',

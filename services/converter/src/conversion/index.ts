@@ -4,22 +4,26 @@
  * `thumb`. Office formats go through the warm LibreOffice to PDF, EPUB through mutool, then the
  * PDF is drawn page by page. Every refusal is a ConversionError with a message for the person.
  */
-import { copyFile, mkdir, mkdtemp, rm } from 'node:fs/promises';
-import { join } from 'node:path';
+import { copyFile, link, mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
 import { DOCUMENT_FORMATS, IMAGE_FORMATS, MAX_DOCUMENT_PAGES, THUMBNAIL_WIDTH } from '@wb/proto';
 import type { FileFormat } from '@wb/proto';
 import type { Logger } from '@wb/platform';
 import { DEFAULT_ARCHIVE_LIMITS, extractEntry, inspectArchive } from './archive';
 import type { ArchiveLimits } from './archive';
 import { ConversionError, MESSAGES } from './errors';
-import { convertImage, squareImage } from './image';
 import type { ImageOptions } from './image';
+import type { ImageChildRequest } from './imageChild';
 import { Office } from './office';
 import { rasterisePdf } from './pdf';
 import type { PdfOptions } from './pdf';
+import { Sandbox } from './sandbox';
+import type { SandboxSetting } from './sandbox';
 import { runTool, ToolError } from './tools';
 
-export { ConversionError } from './errors';
+export { ConversionError, MESSAGES } from './errors';
+export { OfficeUnavailableError } from './office';
+export { Sandbox } from './sandbox';
 
 export interface ConverterOptions {
   /** scratch folder: one sub-folder per conversion, removed after it */
@@ -38,6 +42,27 @@ export interface ConverterOptions {
   toolTimeoutMs?: number;
   toolMaxMemoryMb?: number;
   archive?: Partial<ArchiveLimits>;
+  /** the whole job, every tool: past it everything is killed and the job fails as too slow */
+  jobTimeoutMs?: number;
+  /** the image child (sharp, librsvg): timeout and address space */
+  imageTimeoutMs?: number;
+  imageMaxMemoryMb?: number;
+  /** SVG filter work refused above this many pixel operations (image.ts svgFilterCost) */
+  maxSvgCost?: number;
+  /** pixels of a document's pages together, refused before drawing */
+  maxTotalPagePixels?: number;
+  /** 'auto' (bwrap, else unshare, else none with a loud log), or one mode; a Sandbox for tests */
+  sandbox?: SandboxSetting | Sandbox;
+  /** uid/gid the tools run as when the worker is root */
+  sandboxUid?: number;
+}
+
+/** what a conversion may see of the image child's own code: its folder and sharp's packages */
+function imageChildFiles(): { script: string; ro: string[] } {
+  const script = join(__dirname, '..', '..', 'dist', 'conversion', 'imageChild.js');
+  const modules = dirname(dirname(require.resolve('sharp/package.json')));
+  const ro = [dirname(script), ...['sharp', '@img', 'detect-libc', 'semver'].map((m) => join(modules, m))];
+  return { script, ro };
 }
 
 export interface ConvertInput {
@@ -61,10 +86,17 @@ export class Converter {
   private readonly archive: ArchiveLimits;
   private readonly toolTimeoutMs: number;
   private readonly toolMaxMemoryMb: number;
+  private readonly jobTimeoutMs: number;
+  readonly sandbox: Sandbox;
   private ready: Promise<void>;
 
   constructor(private readonly opts: ConverterOptions) {
     const maxPages = opts.maxPages ?? MAX_DOCUMENT_PAGES;
+    this.jobTimeoutMs = opts.jobTimeoutMs ?? 120_000;
+    this.sandbox =
+      opts.sandbox instanceof Sandbox
+        ? opts.sandbox
+        : Sandbox.probe(opts.sandbox ?? 'auto', opts.sandboxUid ?? 65534, opts.log.child({ component: 'sandbox' }));
     this.toolTimeoutMs = opts.toolTimeoutMs ?? 30_000;
     this.toolMaxMemoryMb = opts.toolMaxMemoryMb ?? 1024;
     this.pdf = {
@@ -75,6 +107,9 @@ export class Converter {
       toolTimeoutMs: this.toolTimeoutMs,
       toolMaxMemoryMb: this.toolMaxMemoryMb,
       webpQuality: 80,
+      // 300 pages at ~2.1 MP (A4 at 150 DPI): ~630 MP; pages beyond that are posters, refused
+      maxTotalPixels: opts.maxTotalPagePixels ?? 800_000_000,
+      sandbox: this.sandbox,
     };
     this.image = {
       maxPixels: opts.maxImagePixels ?? 50_000_000,
@@ -82,10 +117,13 @@ export class Converter {
       thumbWidth: THUMBNAIL_WIDTH,
       displayImageSide: 256,
       webpQuality: 82,
+      maxSvgCost: opts.maxSvgCost ?? 2_000_000_000,
     };
     this.archive = { ...DEFAULT_ARCHIVE_LIMITS, ...opts.archive };
     this.office = new Office({
       profileDir: join(opts.workDir, `office-profile-${process.pid}`),
+      inboxDir: join(opts.workDir, `office-inbox-${process.pid}`),
+      sandbox: this.sandbox,
       timeoutMs: opts.office?.timeoutMs ?? 60_000,
       restartEvery: opts.office?.restartEvery ?? 10,
       maxMemoryMb: opts.office?.maxMemoryMb ?? 1536,
@@ -107,28 +145,103 @@ export class Converter {
     return this.ready;
   }
 
-  async convert(input: ConvertInput, sink: Sink, onProgress: Progress): Promise<{ pages: number; isImage: boolean }> {
+  /**
+   * Convert within the job's deadline (`jobTimeoutMs`, and `signal` if given): past it every tool
+   * is killed and the job fails with "took too long to convert". An office that broke throws
+   * OfficeUnavailableError (try again later), never a ConversionError.
+   */
+  async convert(
+    input: ConvertInput,
+    sink: Sink,
+    onProgress: Progress,
+    signal?: AbortSignal,
+  ): Promise<{ pages: number; isImage: boolean }> {
     await this.ready;
-    if (IMAGES.has(input.format)) {
-      await convertImage(input.path, input.format, this.image, sink);
-      onProgress(1, 1);
-      return { pages: 1, isImage: true };
-    }
-    const dir = await mkdtemp(join(this.opts.workDir, 'job-'));
-    try {
-      const pdf = await this.toPdf(input, dir);
-      const pages = await rasterisePdf(pdf, dir, this.pdf, sink, onProgress);
+    return this.withJob(input.path, signal, async (dir, original, deadline) => {
+      if (IMAGES.has(input.format)) {
+        for (const [name, bytes] of await this.imageChild('convert', original, input.format, dir, deadline)) {
+          await sink(name, bytes);
+        }
+        onProgress(1, 1);
+        return { pages: 1, isImage: true };
+      }
+      const pdf = await this.toPdf({ path: original, format: input.format }, dir, deadline);
+      const pages = await rasterisePdf(pdf, dir, { ...this.pdf, signal: deadline }, sink, onProgress);
       return { pages, isImage: false };
+    });
+  }
+
+  /** square profile picture (256 px WebP) */
+  async displayImage(path: string, format: FileFormat = 'png', signal?: AbortSignal): Promise<Buffer> {
+    await this.ready;
+    if (!IMAGES.has(format)) throw new ConversionError(MESSAGES.unsupported);
+    return this.withJob(path, signal, async (dir, original, deadline) => {
+      const out = await this.imageChild('square', original, format, dir, deadline);
+      return out.get('square')!;
+    });
+  }
+
+  /**
+   * A job folder (the only folder the sandboxed tools see) holding the original, and the job's
+   * deadline; the folder is removed after, and a tool failure past the deadline reads as too slow.
+   */
+  private async withJob<T>(
+    path: string,
+    signal: AbortSignal | undefined,
+    run: (dir: string, original: string, deadline: AbortSignal) => Promise<T>,
+  ): Promise<T> {
+    const dir = await mkdtemp(join(this.opts.workDir, 'job-'));
+    this.sandbox.prepare(dir);
+    const timeout = AbortSignal.timeout(this.jobTimeoutMs);
+    const deadline = signal ? AbortSignal.any([signal, timeout]) : timeout;
+    try {
+      const original = join(dir, 'original');
+      await link(path, original).catch(() => copyFile(path, original));
+      return await run(dir, original, deadline);
+    } catch (err) {
+      if (deadline.aborted && !(err instanceof ConversionError && err.message !== MESSAGES.damaged)) {
+        throw new ConversionError(MESSAGES.tooSlow, `job deadline of ${this.jobTimeoutMs} ms: ${(err as Error).message}`);
+      }
+      throw err;
     } finally {
       await rm(dir, { recursive: true, force: true });
     }
   }
 
-  /** square profile picture (256 px WebP) */
-  async displayImage(path: string, format: FileFormat = 'png'): Promise<Buffer> {
-    await this.ready;
-    if (!IMAGES.has(format)) throw new ConversionError(MESSAGES.unsupported);
-    return squareImage(path, format, this.image);
+  /** sharp and librsvg in the sandboxed child (imageChild.ts): its outputs by name */
+  private async imageChild(
+    op: ImageChildRequest['op'],
+    input: string,
+    format: FileFormat,
+    dir: string,
+    signal: AbortSignal,
+  ): Promise<Map<string, Buffer>> {
+    const { script, ro } = imageChildFiles();
+    const request: ImageChildRequest = { op, input, format, outDir: dir, opts: this.image };
+    try {
+      await runTool(process.execPath, ['--max-old-space-size=256', script, JSON.stringify(request)], {
+        timeoutMs: this.opts.imageTimeoutMs ?? 30_000,
+        maxMemoryMb: this.opts.imageMaxMemoryMb ?? 2560,
+        signal,
+        sandbox: { box: this.sandbox, view: { rw: [dir], ro } },
+      });
+    } catch (err) {
+      if (err instanceof ToolError) {
+        if (err.reason === 'timeout') throw new ConversionError(MESSAGES.tooSlow, err.message);
+        const refusal = await readFile(join(dir, 'refusal.json'), 'utf8').then(
+          (text) => JSON.parse(text) as { refused: string; detail: string | null },
+          () => null,
+        );
+        if (refusal) throw new ConversionError(refusal.refused, refusal.detail ?? undefined);
+        // killed by its memory limit, or libvips crashed on it: the image's fault either way
+        throw new ConversionError(MESSAGES.damagedImage, err.message);
+      }
+      throw err;
+    }
+    const names = op === 'square' ? ['square'] : ['full', 'thumb'];
+    const out = new Map<string, Buffer>();
+    for (const name of names) out.set(name, await readFile(join(dir, `${name}.webp`)));
+    return out;
   }
 
   async close(): Promise<void> {
@@ -137,7 +250,7 @@ export class Converter {
   }
 
   /** a PDF of the document in `dir` */
-  private async toPdf(input: ConvertInput, dir: string): Promise<string> {
+  private async toPdf(input: ConvertInput, dir: string, signal: AbortSignal): Promise<string> {
     const { format } = input;
     if (format === 'pdf') return input.path;
     if (!ZIP_FORMATS.has(format) && !OFFICE_FORMATS.has(format)) throw new ConversionError(MESSAGES.unsupported);
@@ -151,7 +264,7 @@ export class Converter {
     }
     const out = join(dir, 'out.pdf');
     if (kind === 'epub') {
-      await this.epubToPdf(input.path, dir, out);
+      await this.epubToPdf(input.path, dir, out, signal);
       return out;
     }
     // LibreOffice picks its import filter from the content, the extension helps with old formats
@@ -159,7 +272,7 @@ export class Converter {
     await copyFile(input.path, source);
     const filter = format === 'csv' ? 'csv' : format === 'txt' ? 'txt' : null;
     try {
-      await this.office.toPdf(source, out, filter);
+      await this.office.toPdf(source, out, filter, signal);
     } catch (err) {
       if (
         kind === 'pages' &&
@@ -174,13 +287,15 @@ export class Converter {
     return out;
   }
 
-  private async epubToPdf(path: string, dir: string, out: string): Promise<void> {
+  private async epubToPdf(path: string, dir: string, out: string, signal: AbortSignal): Promise<void> {
     const source = join(dir, 'in.epub');
     await copyFile(path, source);
     try {
       await runTool('mutool', ['convert', '-o', out, source], {
         timeoutMs: this.toolTimeoutMs,
         maxMemoryMb: this.toolMaxMemoryMb,
+        signal,
+        sandbox: { box: this.sandbox, view: { rw: [dir] } },
       });
     } catch (err) {
       if (err instanceof ToolError && err.reason === 'timeout')

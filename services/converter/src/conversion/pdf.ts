@@ -6,10 +6,12 @@
  * the raw RGB.
  */
 import { readdir, readFile, rm } from 'node:fs/promises';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import sharp from 'sharp';
 import { ConversionError, MESSAGES } from './errors';
+import type { Sandbox } from './sandbox';
 import { runTool, ToolError } from './tools';
+import type { ToolLimits } from './tools';
 
 export interface PdfOptions {
   maxPages: number;
@@ -20,6 +22,21 @@ export interface PdfOptions {
   toolTimeoutMs: number;
   toolMaxMemoryMb: number;
   webpQuality: number;
+  /** pixels of all pages together at the DPI they would be drawn at; more is refused before drawing */
+  maxTotalPixels: number;
+  /** the job's deadline (aborting kills the tool running) */
+  signal?: AbortSignal;
+  /** the sandbox the tools run in; the PDF and the output folder are the job's folder */
+  sandbox?: Sandbox;
+}
+
+function toolLimits(opts: PdfOptions, dir: string): ToolLimits {
+  return {
+    timeoutMs: opts.toolTimeoutMs,
+    maxMemoryMb: opts.toolMaxMemoryMb,
+    ...(opts.signal ? { signal: opts.signal } : {}),
+    ...(opts.sandbox ? { sandbox: { box: opts.sandbox, view: { rw: [dir] } } } : {}),
+  };
 }
 
 export interface PdfInfo {
@@ -29,7 +46,7 @@ export interface PdfInfo {
 }
 
 export async function pdfInfo(path: string, opts: PdfOptions): Promise<PdfInfo> {
-  const limits = { timeoutMs: opts.toolTimeoutMs, maxMemoryMb: opts.toolMaxMemoryMb };
+  const limits = toolLimits(opts, dirname(path));
   let text: string;
   try {
     text = (await runTool('pdfinfo', [path], limits)).stdout.toString('utf8');
@@ -118,10 +135,7 @@ export async function renderPages(
 ): Promise<Map<number, string>> {
   const root = join(dir, `p${first}`);
   try {
-    await runTool('pdftoppm', ['-f', String(first), '-l', String(last), '-r', String(dpi), path, root], {
-      timeoutMs: opts.toolTimeoutMs,
-      maxMemoryMb: opts.toolMaxMemoryMb,
-    });
+    await runTool('pdftoppm', ['-f', String(first), '-l', String(last), '-r', String(dpi), path, root], toolLimits(opts, dir));
   } catch (err) {
     throw toolFailure(err);
   }
@@ -193,6 +207,14 @@ export async function rasterisePdf(
   onProgress: (pagesDone: number, pages: number) => void,
 ): Promise<number> {
   const info = await pdfInfo(path, opts);
+  // the page-area budget, before anything is drawn
+  const total = info.sizes.reduce((sum, size) => {
+    const dpi = pageDpi(size, opts);
+    return sum + (size.width / 72) * dpi * ((size.height / 72) * dpi);
+  }, 0);
+  if (total > opts.maxTotalPixels) {
+    throw new ConversionError(MESSAGES.pagesTooLarge, `${Math.round(total / 1e6)} MP of pages`);
+  }
   onProgress(0, info.pages);
   const plan = batches(info, opts);
   const render = (i: number) => {

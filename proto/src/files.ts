@@ -17,6 +17,19 @@ export const DOC_ID_PATTERN = /^[0-9a-f]{64}$/;
 export const docIdSchema = z.string().regex(DOC_ID_PATTERN, 'must be a SHA-256 content hash (64 lowercase hex digits)');
 
 export const FILE_NAME_MAX_LENGTH = 255;
+/**
+ * A file name cut to at most `max` UTF-16 units at a code-point boundary (issue 25 §5): a cut
+ * that would split a surrogate pair drops the whole pair, so no lone half is left (which every
+ * boundary refuses as "lone surrogate"). Trailing white space left by the cut is trimmed.
+ */
+export function cutFileName(name: string, max = FILE_NAME_MAX_LENGTH): string {
+  if (name.length <= max) return name;
+  let end = max;
+  const last = name.charCodeAt(end - 1);
+  // the unit before the cut is a high surrogate whose low half would be cut off
+  if (last >= 0xd800 && last <= 0xdbff) end -= 1;
+  return name.slice(0, end).trimEnd();
+}
 /** What the upload rules (spec §5) accept, named by the format sniffed from the content. */
 export const DOCUMENT_FORMATS = [
   'pdf',
@@ -42,6 +55,29 @@ export const DOCUMENT_FORMATS = [
 export const IMAGE_FORMATS = ['png', 'jpeg', 'gif', 'webp', 'bmp', 'tiff', 'svg', 'avif', 'heic'] as const;
 export const FILE_FORMATS = [...DOCUMENT_FORMATS, ...IMAGE_FORMATS] as const;
 export type FileFormat = (typeof FILE_FORMATS)[number];
+
+/**
+ * Issue 25 §4: before `doc.add` registers stored bytes for someone who did not upload them, they
+ * prove they hold the file: SHA-256 over the nonce (as UTF-8) followed by the bytes of each range
+ * in order (`start` inclusive, `end` exclusive). Short-lived and single-use on the server.
+ */
+export const POSSESSION_RANGES = 4;
+export const POSSESSION_RANGE_BYTES = 64 * 1024;
+export const possessionChallengeSchema = z.object({
+  nonce: z.string().regex(/^[0-9a-f]{32}$/),
+  ranges: z
+    .array(z.object({ start: z.number().int().nonnegative(), end: z.number().int().nonnegative() }))
+    .max(POSSESSION_RANGES),
+  /** ISO 8601: after this the answer is refused (the client uploads instead) */
+  expires: z.string(),
+});
+export type PossessionChallenge = z.infer<typeof possessionChallengeSchema>;
+export const possessionProofSchema = z.strictObject({
+  nonce: z.string().regex(/^[0-9a-f]{32}$/),
+  /** lowercase hex SHA-256 of nonce + the challenge's ranges */
+  digest: z.string().regex(/^[0-9a-f]{64}$/),
+});
+export type PossessionProof = z.infer<typeof possessionProofSchema>;
 
 /** Spec §4 upload states after the bytes are in: processing (pages being made), ready, failed. */
 export const DOC_STATUSES = ['processing', 'ready', 'failed'] as const;
@@ -69,6 +105,17 @@ export const documentDtoSchema = z.object({
   pagesDone: z.number().int().nonnegative(),
   /** the reason a conversion failed, readable by the person (null unless status is failed) */
   error: z.string().nullable(),
+  /**
+   * Issue 25 §4: the opaque id its images are served under (`docPageUrl(imageId, …)`,
+   * `imageUrl(imageId, …)`), a keyed hash of the content that does not reveal the SHA-256 (the
+   * SHA-256 is what `doc.add` needs). '' when the caller does not hold the document.
+   */
+  imageId: z.union([z.literal(''), z.string().regex(DOC_ID_PATTERN)]),
+  /**
+   * Issue 25 §4 proof of possession: present on `doc.get` when the bytes are stored and the
+   * caller has not proven they hold them yet; `doc.add` needs `proofOfPossession(challenge, file)`.
+   */
+  challenge: possessionChallengeSchema.optional(),
 });
 export type DocumentDto = z.infer<typeof documentDtoSchema>;
 
@@ -114,6 +161,8 @@ export const docAddInputSchema = z.strictObject({
   docId: docIdSchema,
   name: fileNameSchema,
   boardId: boardIdSchema.optional(),
+  /** the answer to `doc.get`'s challenge; without a valid one the bytes are ERR_NOT_FOUND (upload them) */
+  proof: possessionProofSchema.optional(),
 });
 export const DOCS_BATCH_MAX = 100;
 export const docsDeleteInputSchema = z.strictObject({
@@ -189,6 +238,8 @@ export const FILES_CONVERT_QUEUE = 'files-convert';
  */
 export const filesConvertJobSchema = z.object({
   docId: docIdSchema,
+  /** the id its images are stored under (DocumentDto.imageId; issue 25 §4); docId for older jobs */
+  imageId: docIdSchema.optional(),
   format: z.enum(FILE_FORMATS),
   purpose: z.enum(['doc', 'displayImage']),
 });

@@ -28,6 +28,7 @@ import type { FilesConvertJob } from '@wb/proto';
 import { BoardAccessLookup } from './commands/boardAccess';
 import { removeExpiredTombstones } from './commands/conversion';
 import { BullConversionQueue } from './commands/convertQueue';
+import { sweepOrphans } from './commands/orphanSweep';
 import { SCHEMA } from './commands/deps';
 import type { FilesDeps } from './commands/deps';
 import { loadFilesEnv, objectStoreEnv } from './env';
@@ -89,8 +90,8 @@ runMain('files', async () => {
   const planChanges = plans.listenForChanges(rt.bus);
   lifecycle.onShutdown('plan changes', async () => planChanges.unsubscribe());
 
-  await rt.consume(new UserTerminatedProcessor({ log, metrics, store }));
-  await rt.consume(new BoardPurgedProcessor({ log, metrics, store }));
+  await rt.consume(new UserTerminatedProcessor({ log, metrics, store, env }));
+  await rt.consume(new BoardPurgedProcessor({ log, metrics, store, env }));
 
   const tombstoneQueue = createQueue<TombstoneJob>(TOMBSTONE_QUEUE, {
     ...rt.queueOptions,
@@ -100,7 +101,7 @@ runMain('files', async () => {
   await scheduleTombstoneCleanup(tombstoneQueue, env.TOMBSTONE_CLEANUP_EVERY_MS);
   const tombstoneWorker = createWorker<TombstoneJob>(
     TOMBSTONE_QUEUE,
-    async () => ({ removed: await removeExpiredTombstones(deps) }),
+    async () => ({ removed: await removeExpiredTombstones(deps), orphans: await sweepOrphans({ ...deps, env }) }),
     rt.queueOptions,
   );
   lifecycle.onShutdown('tombstone worker', () => tombstoneWorker.close());

@@ -15,6 +15,10 @@ export interface FilesMetrics {
   bytesDeleted: Counter<never>;
   /** status: ready | failed (final conversion reports) */
   conversions: Counter<'status'>;
+  /** proof of possession (issue 25 §4): issued | proven | wrong | missing | unknown (spent, expired, another's) | unreadable */
+  possession: Counter<'outcome'>;
+  /** stored objects no record points at, removed by the orphan sweep (prefix: staging | originals | images) */
+  orphansSwept: Counter<'prefix'>;
 }
 
 export function createFilesMetrics(registry: Registry): FilesMetrics {
@@ -31,5 +35,9 @@ export function createFilesMetrics(registry: Registry): FilesMetrics {
     bytesStored: counter(registry, 'files_bytes_stored_total', 'Bytes of new originals stored', []),
     bytesDeleted: counter(registry, 'files_bytes_deleted_total', 'Bytes of originals deleted', []),
     conversions: counter(registry, 'files_conversions_total', 'Finished conversions by final status', ['status']),
+    possession: counter(registry, 'files_possession_total', 'Possession challenges issued and answers by outcome', [
+      'outcome',
+    ]),
+    orphansSwept: counter(registry, 'files_orphans_swept_total', 'Stored objects with no record, removed', ['prefix']),
   };
 }

@@ -113,6 +113,8 @@ export async function processConvertJob(job: JobLike, deps: ConvertJobDeps): Pro
     return { dropped: true };
   }
   const data: FilesConvertJob = parsed.data;
+  // images are stored under the document's image id (issue 25 §4), the content hash for older jobs
+  const imageId = data.imageId ?? data.docId;
   const log = deps.log.child({ docId: data.docId, format: data.format, purpose: data.purpose, jobId: job.id });
   const started = performance.now();
   const dir = await mkdtemp(join(deps.workDir, 'in-'));
@@ -154,10 +156,10 @@ export async function processConvertJob(job: JobLike, deps: ConvertJobDeps): Pro
       const result = await deps.converter.convert(
         { path: original, format: data.format },
         (name, bytes) => {
-          if (name === 'full' || name === 'thumb') return put(imageKey(data.docId, name), bytes);
+          if (name === 'full' || name === 'thumb') return put(imageKey(imageId, name), bytes);
           const match = /^(\d+)-(full|thumb)$/.exec(name);
           if (!match) throw new Error(`unexpected output ${name}`);
-          return put(docPageKey(data.docId, Number(match[1]), match[2] as 'full' | 'thumb'), bytes);
+          return put(docPageKey(imageId, Number(match[1]), match[2] as 'full' | 'thumb'), bytes);
         },
         (pagesDone, pages) => reporter.progress(pagesDone, pages),
       );

@@ -5,7 +5,7 @@
  * so the uploader's poll shows "Upload failed: <error>"; uploading the bytes again retries.
  */
 import { withTransaction } from '@wb/platform';
-import type { ObjectStore, PoolClient } from '@wb/platform';
+import type { PoolClient } from '@wb/platform';
 import {
   deleteObjectRow,
   expiredTombstones,
@@ -16,7 +16,9 @@ import {
 } from '../repositories/objects';
 import { removeAllOf } from '../repositories/registrations';
 import type { FilesDeps } from './deps';
+import { removeExpiredChallenges } from './possession';
 import { deleteStoredBytes } from './storedBytes';
+import type { StoredBytesDeps } from './storedBytes';
 
 export const DEFAULT_CONVERSION_ERROR = 'The file could not be converted';
 
@@ -29,7 +31,7 @@ export interface ConversionReport {
 }
 
 export async function failConversion(
-  deps: Pick<FilesDeps, 'pool' | 'store' | 'metrics' | 'now'>,
+  deps: Pick<FilesDeps, 'pool' | 'store' | 'metrics' | 'now' | 'env'>,
   docId: string,
   error: string,
 ): Promise<void> {
@@ -37,15 +39,15 @@ export async function failConversion(
     const row = await markFailed(client, docId, error, deps.now());
     if (!row) return;
     await removeAllOf(client, docId);
-    await deleteStoredBytes(client, deps.store, docId);
+    await deleteStoredBytes(client, deps, docId);
     deps.metrics.bytesDeleted.inc(Number(row.size));
   });
 }
 
 /** derived images of a document nobody holds any more (deleted while it was being converted) */
-async function dropLeftovers(client: PoolClient, store: ObjectStore, docId: string): Promise<void> {
+async function dropLeftovers(client: PoolClient, deps: StoredBytesDeps, docId: string): Promise<void> {
   if (await findObject(client, docId, { lock: true })) return;
-  await deleteStoredBytes(client, store, docId);
+  await deleteStoredBytes(client, deps, docId);
 }
 
 export async function reportConversion(deps: FilesDeps, input: ConversionReport): Promise<{ ok: true }> {
@@ -59,13 +61,13 @@ export async function reportConversion(deps: FilesDeps, input: ConversionReport)
     const error = input.error?.trim() || DEFAULT_CONVERSION_ERROR;
     deps.log.info({ docId, error }, 'conversion failed');
     await failConversion(deps, docId, error);
-    await withTransaction(deps.pool, (client) => dropLeftovers(client, deps.store, docId));
+    await withTransaction(deps.pool, (client) => dropLeftovers(client, deps, docId));
     deps.metrics.conversions.inc({ status: 'failed' });
     return { ok: true };
   }
   await withTransaction(deps.pool, async (client) => {
     const row = await markReady(client, docId, input.pages);
-    if (!row) await dropLeftovers(client, deps.store, docId);
+    if (!row) await dropLeftovers(client, deps, docId);
   });
   deps.metrics.conversions.inc({ status: 'ready' });
   return { ok: true };
@@ -86,7 +88,7 @@ export async function removeExpiredTombstones(
       const ids = await expiredTombstones(client, before, batch);
       for (const id of ids) {
         await deleteObjectRow(client, id);
-        await deleteStoredBytes(client, deps.store, id);
+        await deleteStoredBytes(client, deps, id);
       }
       return ids.length;
     });
@@ -94,5 +96,7 @@ export async function removeExpiredTombstones(
     if (n < batch) break;
   }
   if (removed) deps.log.info({ removed }, 'expired upload tombstones removed');
+  // spent or unanswered possession challenges (issue 25 §4) go with them
+  await removeExpiredChallenges(deps.pool, deps.now());
   return removed;
 }

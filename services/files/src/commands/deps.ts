@@ -24,7 +24,7 @@ export interface ConversionQueue {
 
 export interface FilesDeps {
   pool: Pool;
-  env: Pick<FilesEnv, 'MAX_FILE_BYTES' | 'TOMBSTONE_TTL_MS' | 'DISPLAY_IMAGE_WAIT_MS'>;
+  env: Pick<FilesEnv, 'MAX_FILE_BYTES' | 'TOMBSTONE_TTL_MS' | 'DISPLAY_IMAGE_WAIT_MS' | 'FILES_IMAGE_ID_SECRET'>;
   log: Logger;
   plans: PlanSource;
   boards: BoardAccessSource;

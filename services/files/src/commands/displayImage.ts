@@ -6,7 +6,7 @@
 import { AppError, displayImageKey, displayImageUrl, originalKey } from '@wb/proto';
 import type { RequestActor } from '@wb/proto';
 import { assertDisplayImage, requireUploader } from '../policies/uploadRules';
-import { isDisplayImage, recordDisplayImage } from '../repositories/objects';
+import { findObject, isDisplayImage, recordDisplayImage } from '../repositories/objects';
 import type { FilesDeps } from './deps';
 import { readHead } from './staging';
 
@@ -41,9 +41,17 @@ export async function registerDisplayImage(
         deps.env.DISPLAY_IMAGE_WAIT_MS,
       );
     } catch (err) {
-      deps.log.warn({ err, docId: id }, 'profile picture not made');
-      const reason = err instanceof Error && err.message ? `: ${err.message.slice(0, 200)}` : '';
-      throw new AppError('ERR_UPLOAD_FAILED', `The picture could not be processed${reason}`);
+      const message = err instanceof Error ? err.message : '';
+      // BullMQ's waitUntilFinished: the worker did not answer in time (not the picture's fault)
+      const timedOut = /timed out before finishing/.test(message);
+      deps.log.warn({ err, docId: id, timedOut }, 'profile picture not made');
+      // nothing records these bytes: they go now (a late worker's output is left to the orphan sweep)
+      await dropUnrecordedOriginal(deps, id);
+      if (timedOut)
+        throw new AppError('ERR_UPLOAD_FAILED', 'The picture could not be processed in time, please try again');
+      const reason = message ? `: ${message.slice(0, 200)}` : '';
+      // issue 25 §5: a picture the worker cannot read is the upload's fault: a 4xx, not a 502
+      throw new AppError('ERR_UNSUPPORTED_FILE', `The picture could not be read${reason}`);
     }
     await recordDisplayImage(deps.pool, id);
     deps.metrics.bytesStored.inc(info.size);
@@ -57,5 +65,15 @@ export async function registerDisplayImage(
       await deps.store
         .delete([input.stagingKey])
         .catch((err: unknown) => deps.log.warn({ err }, 'staged upload not deleted'));
+  }
+}
+
+/** the original of a refused picture, unless a document or an earlier picture is made of the same bytes */
+async function dropUnrecordedOriginal(deps: FilesDeps, id: string): Promise<void> {
+  try {
+    if ((await findObject(deps.pool, id)) || (await isDisplayImage(deps.pool, id))) return;
+    await deps.store.delete([originalKey(id), displayImageKey(id)]);
+  } catch (err) {
+    deps.log.warn({ err, docId: id }, 'refused picture not deleted (the orphan sweep will)');
   }
 }

@@ -6,8 +6,9 @@ import { isGuestId } from '../policies/uploadRules';
 import { presentDocument } from '../presenters/document';
 import { lockQuota } from '../repositories/db';
 import { findObject } from '../repositories/objects';
-import { libraryEntry, libraryOf, removeFromLibrary } from '../repositories/registrations';
+import { libraryEntry, libraryOf, possessedBy, removeFromLibrary } from '../repositories/registrations';
 import type { FilesDeps } from './deps';
+import { imageIdOf, issueChallenge } from './possession';
 import { releaseOrphans } from './storedBytes';
 
 function requireUserId(actor: RequestActor): number {
@@ -18,20 +19,30 @@ function requireUserId(actor: RequestActor): number {
 /** GET /api/docs: the caller's library, newest first */
 export async function listLibrary(deps: FilesDeps, actor: RequestActor): Promise<DocumentDto[]> {
   const rows = await libraryOf(deps.pool, requireUserId(actor));
-  return rows.map((r) => presentDocument(r, { name: r.name, created_at: r.added_at }));
+  const secret = deps.env.FILES_IMAGE_ID_SECRET;
+  return rows.map((r) => presentDocument(r, { name: r.name, created_at: r.added_at }, imageIdOf(secret, r.id)));
 }
 
 /**
  * GET /api/docs/{hash}: null when these bytes are not stored (the browser uploads them), else
- * the document with the caller's name for it ('' when they do not hold it) and its state.
+ * the document with the caller's name for it ('' when they do not hold it) and its state. Someone
+ * who has not shown they hold the bytes gets no image id and, when they could add it, a
+ * possession challenge (issue 25 §4).
  */
 export async function getDocument(deps: FilesDeps, docId: string, actor: RequestActor): Promise<DocumentDto | null> {
+  const secret = deps.env.FILES_IMAGE_ID_SECRET;
   if (!isGuestId(actor.userId)) {
     const entry = await libraryEntry(deps.pool, actor.userId, docId);
-    if (entry) return presentDocument(entry, { name: entry.name, created_at: entry.added_at });
+    if (entry)
+      return presentDocument(entry, { name: entry.name, created_at: entry.added_at }, imageIdOf(secret, docId));
   }
   const row = await findObject(deps.pool, docId);
-  return row ? presentDocument(row, null) : null;
+  if (!row) return null;
+  if (isGuestId(actor.userId)) return presentDocument(row, null, '');
+  if (await possessedBy(deps.pool, actor.userId, docId)) return presentDocument(row, null, imageIdOf(secret, docId));
+  // a failed tombstone cannot be added (the bytes are gone): the client uploads them again
+  if (row.status === 'failed') return presentDocument(row, null, '');
+  return presentDocument(row, null, '', await issueChallenge(deps, actor.userId, docId, Number(row.size)));
 }
 
 /** POST /api/docs/delete: ids the caller does not hold are ignored; answers the ids removed */

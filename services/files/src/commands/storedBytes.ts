@@ -4,18 +4,29 @@
  * same bytes (which inserts or locks that row first) cannot have its fresh original deleted.
  */
 import { imageKey, originalKey } from '@wb/proto';
+import { imageIdOf } from './possession';
 import type { ObjectStore, PoolClient } from '@wb/platform';
 import { deleteObjectRow, findObject, isDisplayImage } from '../repositories/objects';
 import { isHeld } from '../repositories/registrations';
 import type { FilesMetrics } from '../metrics';
 
+/** what deleting stored bytes needs: the store and the key of the image ids */
+export interface StoredBytesDeps {
+  store: ObjectStore;
+  env: { FILES_IMAGE_ID_SECRET: string };
+}
+
 /**
- * The original and every derived image of `id`. A profile picture made from the same bytes
- * keeps its own picture (displayImageKey) and the original it was made from.
+ * The original and every derived image of `id` (under its image id, and under the content hash
+ * where images were stored before issue 25). A profile picture made from the same bytes keeps its
+ * own picture (displayImageKey) and the original it was made from.
  */
-export async function deleteStoredBytes(client: PoolClient, store: ObjectStore, id: string): Promise<void> {
-  await store.deletePrefix(`docs/${id}-`);
-  await store.delete([imageKey(id, 'full'), imageKey(id, 'thumb')]);
+export async function deleteStoredBytes(client: PoolClient, deps: StoredBytesDeps, id: string): Promise<void> {
+  const { store } = deps;
+  for (const name of [imageIdOf(deps.env.FILES_IMAGE_ID_SECRET, id), id]) {
+    await store.deletePrefix(`docs/${name}-`);
+    await store.delete([imageKey(name, 'full'), imageKey(name, 'thumb')]);
+  }
   if (!(await isDisplayImage(client, id))) await store.delete([originalKey(id)]);
 }
 
@@ -24,7 +35,7 @@ export async function deleteStoredBytes(client: PoolClient, store: ObjectStore, 
  * more (tombstones of failed conversions are left to the cleanup job). Answers the ids deleted.
  */
 export async function releaseOrphans(
-  deps: { store: ObjectStore; metrics: FilesMetrics },
+  deps: StoredBytesDeps & { metrics: FilesMetrics },
   client: PoolClient,
   ids: string[],
 ): Promise<string[]> {
@@ -34,7 +45,7 @@ export async function releaseOrphans(
     const row = await findObject(client, id, { lock: true });
     if (!row || row.status === 'failed' || (await isHeld(client, id))) continue;
     await deleteObjectRow(client, id);
-    await deleteStoredBytes(client, deps.store, id);
+    await deleteStoredBytes(client, deps, id);
     deps.metrics.bytesDeleted.inc(Number(row.size));
     deleted.push(id);
   }

@@ -5,7 +5,7 @@
  * person's quota lock, content-hash dedupe (no second upload, no second conversion).
  */
 import { AppError, originalKey } from '@wb/proto';
-import type { DocumentDto, FileFormat, Plan, RequestActor } from '@wb/proto';
+import type { DocumentDto, FileFormat, Plan, PossessionProof, RequestActor } from '@wb/proto';
 import { withTransaction } from '@wb/platform';
 import type { PoolClient } from '@wb/platform';
 import {
@@ -24,9 +24,10 @@ import { presentDocument } from '../presenters/document';
 import { lockQuota } from '../repositories/db';
 import { claimObject, findObject } from '../repositories/objects';
 import type { ObjectRow } from '../repositories/objects';
-import { addToBoard, addToLibrary, chargedWith, usageOf } from '../repositories/registrations';
+import { addToBoard, addToLibrary, chargedWith, possessedBy, usageOf } from '../repositories/registrations';
 import { failConversion } from './conversion';
 import type { FilesDeps } from './deps';
+import { imageIdOf, verifyProof } from './possession';
 import { readHead } from './staging';
 
 /** the target of an upload and the plan of the person it is charged to */
@@ -103,7 +104,8 @@ function addEntry(deps: FilesDeps, client: PoolClient, reg: Registration): Promi
 /** the conversion of a stored original; a queue that cannot take it fails the upload cleanly */
 async function startConversion(deps: FilesDeps, docId: string, format: FileFormat): Promise<void> {
   try {
-    await deps.converter.enqueue({ docId, format, purpose: 'doc' });
+    const imageId = imageIdOf(deps.env.FILES_IMAGE_ID_SECRET, docId);
+    await deps.converter.enqueue({ docId, imageId, format, purpose: 'doc' });
   } catch (err) {
     deps.log.error({ err, docId }, 'conversion could not be queued');
     await failConversion(deps, docId, 'The conversion could not be started, please try again');
@@ -163,7 +165,7 @@ export async function registerUpload(
       deps.metrics.dedupeHits.inc({ via: 'upload' });
     }
     deps.metrics.uploads.inc({ purpose: 'doc', outcome: result.convert ? 'stored' : 'deduped' });
-    return presentDocument(result.row, result.entry);
+    return presentDocument(result.row, result.entry, imageIdOf(deps.env.FILES_IMAGE_ID_SECRET, docId));
   } catch (err) {
     deps.metrics.uploads.inc({ purpose: 'doc', outcome: err instanceof AppError ? err.code : 'ERR_UNKNOWN' });
     throw err;
@@ -176,14 +178,24 @@ export async function registerUpload(
   }
 }
 
-/** POST /api/docs/add: the bytes are stored already (GET /api/docs/{hash} said so) */
+/**
+ * POST /api/docs/add: the bytes are stored already (GET /api/docs/{hash} said so). Someone who has
+ * not shown they hold them before (in their library, or put on a board by them) needs the answer
+ * to doc.get's possession challenge (issue 25 §4); without it the bytes are "not stored" for
+ * them, and the client uploads them (ERR_NOT_FOUND, as for bytes nobody stored).
+ */
 export async function addDocument(
   deps: FilesDeps,
-  input: { docId: string; name: string; boardId?: string },
+  input: { docId: string; name: string; boardId?: string; proof?: PossessionProof },
   actor: RequestActor,
 ): Promise<DocumentDto> {
   const callerId = requireUploader(actor.userId);
   const { target, plan } = await resolveTarget(deps, callerId, input.boardId);
+  if (
+    !(await possessedBy(deps.pool, callerId, input.docId)) &&
+    !(await verifyProof(deps, callerId, input.docId, input.proof))
+  )
+    throw new AppError('ERR_NOT_FOUND', 'This file could not be confirmed as yours: upload it');
   const result = await withTransaction(deps.pool, async (client): Promise<Registered> => {
     await lockQuota(client, chargedUserOf(target));
     const row = await findObject(client, input.docId, { lock: true });
@@ -194,5 +206,5 @@ export async function addDocument(
     return { row, entry: await addEntry(deps, client, reg) };
   });
   deps.metrics.dedupeHits.inc({ via: 'add' });
-  return presentDocument(result.row, result.entry);
+  return presentDocument(result.row, result.entry, imageIdOf(deps.env.FILES_IMAGE_ID_SECRET, result.row.id));
 }

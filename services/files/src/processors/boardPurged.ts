@@ -12,7 +12,14 @@ export class BoardPurgedProcessor extends EventProcessor {
   readonly name = 'files-board-purged';
   readonly eventTypes: readonly EventType[] = ['boards.board.purged.v1'];
 
-  constructor(private readonly deps: { log: Logger; metrics: FilesMetrics; store: ObjectStore }) {
+  constructor(
+    private readonly deps: {
+      log: Logger;
+      metrics: FilesMetrics;
+      store: ObjectStore;
+      env: { FILES_IMAGE_ID_SECRET: string };
+    },
+  ) {
     super();
   }
 

@@ -12,7 +12,14 @@ export class UserTerminatedProcessor extends EventProcessor {
   readonly name = 'files-user-terminated';
   readonly eventTypes: readonly EventType[] = ['auth.user.terminated.v1'];
 
-  constructor(private readonly deps: { log: Logger; metrics: FilesMetrics; store: ObjectStore }) {
+  constructor(
+    private readonly deps: {
+      log: Logger;
+      metrics: FilesMetrics;
+      store: ObjectStore;
+      env: { FILES_IMAGE_ID_SECRET: string };
+    },
+  ) {
     super();
   }
 

@@ -125,3 +125,16 @@ export async function isHeld(db: Db, docId: string): Promise<boolean> {
   );
   return (rowCount ?? 0) > 0;
 }
+
+/**
+ * has `userId` shown they hold the bytes of `docId`: it is in their library, or they put it on a
+ * board (both by uploading it or by answering a possession challenge)
+ */
+export async function possessedBy(db: Db, userId: number, docId: string): Promise<boolean> {
+  const { rowCount } = await db.query(
+    `SELECT 1 FROM user_files WHERE user_id = $1 AND doc_id = $2
+     UNION ALL SELECT 1 FROM board_files WHERE added_by = $1 AND doc_id = $2 LIMIT 1`,
+    [userId, docId],
+  );
+  return (rowCount ?? 0) > 0;
+}

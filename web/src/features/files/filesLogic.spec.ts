@@ -16,6 +16,7 @@ import {
 const id = (n: number) => n.toString(16).padStart(64, '0');
 const doc = (n: number, over: Partial<DocumentDto>): DocumentDto => ({
   id: id(n),
+  imageId: id(n + 1000),
   name: `file ${n}`,
   isImage: 0,
   created: '2026-11-01T00:00:00.000Z',
@@ -113,11 +114,11 @@ describe('filter, search and sort', () => {
 });
 
 describe('urls and helpers', () => {
-  it('thumbnail of page 0 or the image (spec §2)', () => {
-    expect(thumbnailUrl({ id: id(5), isImage: 0 })).toBe(`/docs/${id(5)}-0-thumb.webp`);
-    expect(thumbnailUrl({ id: id(5), isImage: 1 })).toBe(`/images/${id(5)}-thumb.webp`);
-    expect(fullUrl({ id: id(5), isImage: 0 }, 2)).toBe(`/docs/${id(5)}-2-full.webp`);
-    expect(fullUrl({ id: id(5), isImage: 1 }, 0)).toBe(`/images/${id(5)}-full.webp`);
+  it('thumbnail of page 0 or the image (spec §2), under the image id', () => {
+    expect(thumbnailUrl({ imageId: id(5), isImage: 0 })).toBe(`/docs/${id(5)}-0-thumb.webp`);
+    expect(thumbnailUrl({ imageId: id(5), isImage: 1 })).toBe(`/images/${id(5)}-thumb.webp`);
+    expect(fullUrl({ imageId: id(5), isImage: 0 }, 2)).toBe(`/docs/${id(5)}-2-full.webp`);
+    expect(fullUrl({ imageId: id(5), isImage: 1 }, 0)).toBe(`/images/${id(5)}-full.webp`);
   });
   it('chunks deletes by 100', () => {
     const ids = Array.from({ length: 250 }, (_, i) => id(i));

@@ -97,11 +97,12 @@ export function selectDocs(
   );
 }
 
-export function thumbnailUrl(doc: Pick<DocumentDto, 'id' | 'isImage'>): string {
-  return doc.isImage ? imageUrl(doc.id, 'thumb') : docPageUrl(doc.id, 0, 'thumb');
+/** images are served under the document's image id, never its content hash (issue 25 §4) */
+export function thumbnailUrl(doc: Pick<DocumentDto, 'imageId' | 'isImage'>): string {
+  return doc.isImage ? imageUrl(doc.imageId, 'thumb') : docPageUrl(doc.imageId, 0, 'thumb');
 }
-export function fullUrl(doc: Pick<DocumentDto, 'id' | 'isImage'>, pageIndex: number): string {
-  return doc.isImage ? imageUrl(doc.id, 'full') : docPageUrl(doc.id, pageIndex, 'full');
+export function fullUrl(doc: Pick<DocumentDto, 'imageId' | 'isImage'>, pageIndex: number): string {
+  return doc.isImage ? imageUrl(doc.imageId, 'full') : docPageUrl(doc.imageId, pageIndex, 'full');
 }
 /** How many pages a viewer shows (an image is one page). */
 export function pageCount(doc: Pick<DocumentDto, 'isImage' | 'pages'>): number {

@@ -52,6 +52,7 @@ function stubApi(answers: Record<string, Answer | ((body: unknown) => Answer)>):
 const hex = (n: number) => n.toString(16).padStart(64, '0');
 const doc = (n: number, over: Partial<DocumentDto> = {}): DocumentDto => ({
   id: hex(n),
+  imageId: hex(n + 1000),
   name: `file ${n}.pdf`,
   isImage: 0,
   created: `2026-11-0${n}T10:00:00.000Z`,

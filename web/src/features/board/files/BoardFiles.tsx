@@ -139,8 +139,8 @@ export function useBoardFiles(opts: {
       uploadFile(file, { boardId, signal: ctl.signal, onProgress: set })
         .then(async (doc) => {
           dispatch(invalidateDocs());
-          if (doc.isImage) await place({ kind: 'image', fileId: doc.id }, at);
-          else await place({ kind: 'document', fileId: doc.id, pages: Math.max(1, doc.pages) }, at);
+          if (doc.isImage) await place({ kind: 'image', fileId: doc.imageId }, at);
+          else await place({ kind: 'document', fileId: doc.imageId, pages: Math.max(1, doc.pages) }, at);
         })
         .catch((err: unknown) => {
           if (err instanceof Error && err.name === 'AbortError') return;

@@ -29,6 +29,7 @@ const uploadMock = uploadFile as jest.MockedFunction<typeof uploadFile>;
 
 const id = (c: string) => c.repeat(64);
 const doc = (o: Partial<DocumentDto> & { id: string; name: string }): DocumentDto => ({
+  imageId: 'e'.repeat(64),
   isImage: 0,
   created: '2026-01-01T00:00:00Z',
   size: 1000,

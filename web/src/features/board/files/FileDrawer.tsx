@@ -340,7 +340,7 @@ function PageView({ doc, placer, onBack }: { doc: DocumentDto; placer: FilePlace
           className="fd-upload"
           data-action="add-all-pages"
           disabled={!placer.canPlace}
-          onClick={() => void placer.place({ kind: 'document', fileId: doc.id, pages: Math.max(1, doc.pages) })}
+          onClick={() => void placer.place({ kind: 'document', fileId: doc.imageId, pages: Math.max(1, doc.pages) })}
         >
           <Plus {...ICON_PROPS} size={16} />
           <span>{t('drawer.addAllPages')}</span>
@@ -358,10 +358,10 @@ function PageView({ doc, placer, onBack }: { doc: DocumentDto; placer: FilePlace
               title={t('drawer.placePage', { page: page + 1 })}
               disabled={!placer.canPlace}
               draggable={placer.canPlace}
-              onDragStart={(e) => startDrag(e, { kind: 'documentPage', fileId: doc.id, page })}
-              onClick={() => void placer.place({ kind: 'documentPage', fileId: doc.id, page })}
+              onDragStart={(e) => startDrag(e, { kind: 'documentPage', fileId: doc.imageId, page })}
+              onClick={() => void placer.place({ kind: 'documentPage', fileId: doc.imageId, page })}
             >
-              <img src={docPageUrl(doc.id, page, 'thumb')} alt="" loading="lazy" draggable={false} />
+              <img src={docPageUrl(doc.imageId, page, 'thumb')} alt="" loading="lazy" draggable={false} />
             </button>
             <span className="fd-info">{t('drawer.page', { page: page + 1 })}</span>
           </li>

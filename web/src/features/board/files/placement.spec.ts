@@ -102,9 +102,9 @@ describe('drag payload', () => {
     expect(decodeDrag(JSON.stringify({ kind: 'document', fileId: ID, pages: 0 }))).toBeNull();
     expect(decodeDrag(JSON.stringify({ kind: 'pen', fileId: ID }))).toBeNull();
   });
-  test('a card drags as an image, its one page, or the whole document', () => {
-    expect(dragPayloadOf({ id: ID, isImage: 1, pages: 1 })).toEqual({ kind: 'image', fileId: ID });
-    expect(dragPayloadOf({ id: ID, isImage: 0, pages: 1 })).toEqual({ kind: 'documentPage', fileId: ID, page: 0 });
-    expect(dragPayloadOf({ id: ID, isImage: 0, pages: 5 })).toEqual({ kind: 'document', fileId: ID, pages: 5 });
+  test('a card drags by its image id (never the content hash): an image, its one page, or the whole document', () => {
+    expect(dragPayloadOf({ imageId: ID, isImage: 1, pages: 1 })).toEqual({ kind: 'image', fileId: ID });
+    expect(dragPayloadOf({ imageId: ID, isImage: 0, pages: 1 })).toEqual({ kind: 'documentPage', fileId: ID, page: 0 });
+    expect(dragPayloadOf({ imageId: ID, isImage: 0, pages: 5 })).toEqual({ kind: 'document', fileId: ID, pages: 5 });
   });
 });

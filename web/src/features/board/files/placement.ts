@@ -52,11 +52,12 @@ export function decodeDrag(raw: string): FileDragPayload | null {
   return null;
 }
 
-export function dragPayloadOf(doc: Pick<DocumentDto, 'id' | 'isImage' | 'pages'>): FileDragPayload {
-  if (doc.isImage) return { kind: 'image', fileId: doc.id };
+/** a board shape names the document's image id (its images' URLs), never its content hash (issue 25 §4) */
+export function dragPayloadOf(doc: Pick<DocumentDto, 'imageId' | 'isImage' | 'pages'>): FileDragPayload {
+  if (doc.isImage) return { kind: 'image', fileId: doc.imageId };
   return doc.pages > 1
-    ? { kind: 'document', fileId: doc.id, pages: doc.pages }
-    : { kind: 'documentPage', fileId: doc.id, page: 0 };
+    ? { kind: 'document', fileId: doc.imageId, pages: doc.pages }
+    : { kind: 'documentPage', fileId: doc.imageId, page: 0 };
 }
 
 const validAspect = (a: number, fallback: number) => (Number.isFinite(a) && a > 0 ? a : fallback);

@@ -1,4 +1,4 @@
-/** Hashes a file in the hashing worker, with progress and cancellation. */
+/** Hashes a file (or answers a possession challenge) in the hashing worker, with progress and cancellation. */
 import type { HashWorkerMessage } from './hashWorker';
 import { createHashWorker } from './hashWorkerFactory';
 
@@ -10,7 +10,12 @@ export function abortError(): Error {
 
 export function hashFile(
   file: Blob,
-  opts: { signal?: AbortSignal; onProgress?: (progress: number) => void } = {},
+  opts: {
+    signal?: AbortSignal;
+    onProgress?: (progress: number) => void;
+    /** answer this possession challenge (issue 25 §4) instead of hashing the whole file */
+    challenge?: { nonce: string; ranges: { start: number; end: number }[] };
+  } = {},
 ): Promise<string> {
   return new Promise((resolve, reject) => {
     if (opts.signal?.aborted) {
@@ -40,6 +45,6 @@ export function hashFile(
       finish();
       reject(new Error(e.message || 'The file could not be read'));
     };
-    worker.postMessage({ file });
+    worker.postMessage(opts.challenge ? { file, challenge: opts.challenge } : { file });
   });
 }

@@ -3,10 +3,15 @@
  * the page stays responsive while a large file is read and hashed.
  * In: `{ file }`. Out: `{ type: 'progress', progress }`…, then `{ type: 'done', hash }` or
  * `{ type: 'error', message }`.
+ * In: `{ file, challenge }` (issue 25 §4 proof of possession): out `{ type: 'done', hash }` with
+ * hash = the answer to the server's challenge (possessionDigestOfBlob), or `{ type: 'error' }`.
  */
-import { sha256OfBlob } from './sha256';
+import { possessionDigestOfBlob, sha256OfBlob } from './sha256';
 
-export type HashWorkerRequest = { file: Blob };
+export type HashWorkerRequest = {
+  file: Blob;
+  challenge?: { nonce: string; ranges: { start: number; end: number }[] };
+};
 export type HashWorkerMessage =
   { type: 'progress'; progress: number } | { type: 'done'; hash: string } | { type: 'error'; message: string };
 
@@ -16,7 +21,11 @@ const scope = self as unknown as {
 };
 
 scope.onmessage = (e) => {
-  sha256OfBlob(e.data.file, { onProgress: (progress) => scope.postMessage({ type: 'progress', progress }) }).then(
+  const { file, challenge } = e.data;
+  const work = challenge
+    ? possessionDigestOfBlob(file, challenge)
+    : sha256OfBlob(file, { onProgress: (progress) => scope.postMessage({ type: 'progress', progress }) });
+  work.then(
     (hash) => scope.postMessage({ type: 'done', hash }),
     (err: unknown) => scope.postMessage({ type: 'error', message: err instanceof Error ? err.message : String(err) }),
   );

@@ -52,3 +52,22 @@ export async function sha256OfBlob(blob: Blob, opts: HashOptions = {}): Promise<
   if (total === 0) opts.onProgress?.(1);
   return hasher.digest('hex');
 }
+
+/**
+ * Issue 25 §4 proof of possession: SHA-256 of the challenge's nonce (UTF-8) followed by the
+ * file's bytes in each range (`start` inclusive, `end` exclusive), as the files service computes
+ * it from the stored original. Only the ranges are read.
+ */
+export async function possessionDigestOfBlob(
+  blob: Blob,
+  challenge: { nonce: string; ranges: readonly { start: number; end: number }[] },
+): Promise<string> {
+  const hasher = await createSHA256();
+  hasher.init();
+  hasher.update(new TextEncoder().encode(challenge.nonce));
+  for (const r of challenge.ranges) {
+    if (r.end <= r.start) continue;
+    hasher.update(new Uint8Array(await readBlock(blob.slice(r.start, r.end))));
+  }
+  return hasher.digest('hex');
+}

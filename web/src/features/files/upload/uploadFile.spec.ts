@@ -37,6 +37,7 @@ const sha = (b: Uint8Array) => createHash('sha256').update(b).digest('hex');
 function doc(id: string, over: Partial<DocumentDto> = {}): DocumentDto {
   return {
     id,
+    imageId: 'f'.repeat(64),
     name: 'slides.pdf',
     isImage: 0,
     created: '2026-11-24T10:00:00.000Z',

@@ -4,7 +4,7 @@
  * upload, no second conversion) → else multipart `POST /docs` with upload progress → poll
  * `GET /api/docs/{id}` until the conversion is ready or failed (spec §4 upload states, §7 calls).
  */
-import { FILE_NAME_MAX_LENGTH, type DocumentDto } from '@wb/proto';
+import { cutFileName, type DocumentDto, type PossessionProof } from '@wb/proto';
 import { CSRF_HEADER, callApi, csrfToken, toApiError, type ClientEffects } from '../../../app/apiClient';
 import { abortError, hashFile } from './hashFile';
 
@@ -61,10 +61,13 @@ async function call<T>(url: string, method = 'GET', body?: unknown): Promise<T> 
   return result.data as T;
 }
 
-/** The caller's name for the file: trimmed and cut to the server's limit (proto FILE_NAME_MAX_LENGTH). */
+/**
+ * The caller's name for the file: trimmed and cut to the server's limit (proto
+ * FILE_NAME_MAX_LENGTH UTF-16 units) at a code-point boundary, never inside a surrogate pair
+ * (issue 25 §5: a lone half is refused by the server).
+ */
 export function uploadName(file: File): string {
-  const name = file.name.trim();
-  return (name || 'file').slice(0, FILE_NAME_MAX_LENGTH);
+  return cutFileName(file.name.trim() || 'file');
 }
 
 function throwIfAborted(signal?: AbortSignal): void {
@@ -180,14 +183,30 @@ export async function uploadFile(file: File, opts: UploadOptions = {}): Promise<
 
   const stored = await call<DocumentDto | null>(`/api/docs/${hash}`);
   throwIfAborted(opts.signal);
-  let doc: DocumentDto;
+  let doc: DocumentDto | null = null;
   if (stored && (stored.status === 'ready' || stored.status === 'processing')) {
-    // spec §7: the bytes are already stored: register them for this person, no second upload
-    const body: { docId: string; name: string; boardId?: string } = { docId: hash, name: uploadName(file) };
+    // spec §7: the bytes are already stored: register them for this person, no second upload,
+    // once the file proves it is those bytes (issue 25 §4: the server's challenge, answered in
+    // the hashing worker)
+    const body: { docId: string; name: string; boardId?: string; proof?: PossessionProof } = {
+      docId: hash,
+      name: uploadName(file),
+    };
     if (opts.boardId) body.boardId = opts.boardId;
+    if (stored.challenge) {
+      const digest = await hashFile(file, { signal: opts.signal, challenge: stored.challenge });
+      body.proof = { nonce: stored.challenge.nonce, digest };
+    }
+    throwIfAborted(opts.signal);
     opts.onProgress?.({ phase: 'uploading', progress: 1 });
-    doc = await call<DocumentDto>('/api/docs/add', 'POST', body);
-  } else {
+    try {
+      doc = await call<DocumentDto>('/api/docs/add', 'POST', body);
+    } catch (err) {
+      // not confirmed (expired challenge, removed meanwhile): the ordinary upload
+      if (!(err instanceof UploadError && err.code === 'ERR_NOT_FOUND')) throw err;
+    }
+  }
+  if (!doc) {
     opts.onProgress?.({ phase: 'uploading', progress: 0 });
     const url = opts.boardId ? `/docs?boardId=${encodeURIComponent(opts.boardId)}` : '/docs';
     doc = await postMultipart<DocumentDto>(url, file, opts);

@@ -1,8 +1,16 @@
-import { useEffect } from 'react';
+import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useAppDispatch, useAppSelector } from '../app/store';
 import { dismiss, type Notification } from './toastsSlice';
 import { Icon } from './icons';
+import { obstacleBoxes, PHONE_QUERY, PHONE_TOAST_DURATION_MS, toastBottom } from './toastPlacement';
+
+const isPhone = () => typeof window.matchMedia === 'function' && window.matchMedia(PHONE_QUERY).matches;
+
+/** on phones an info or warning toast goes sooner: it takes the screen's width */
+export function shownFor(toast: Pick<Notification, 'type' | 'duration'>, phone: boolean): number {
+  return phone && toast.type !== 'error' ? Math.min(toast.duration, PHONE_TOAST_DURATION_MS) : toast.duration;
+}
 
 /** A code is translated when the locale knows it (notices, errors), otherwise the text is shown. */
 export function useToastText(): (n: Pick<Notification, 'code' | 'message'>) => string {
@@ -21,9 +29,9 @@ function ToastItem({ toast }: { toast: Notification }) {
   const { t } = useTranslation();
   const text = useToastText();
   useEffect(() => {
-    const timer = setTimeout(() => dispatch(dismiss(toast.id)), toast.duration);
+    const timer = setTimeout(() => dispatch(dismiss(toast.id)), shownFor(toast, isPhone()));
     return () => clearTimeout(timer);
-  }, [dispatch, toast.id, toast.duration]);
+  }, [dispatch, toast.id, toast.duration, toast.type]);
   return (
     <div className={`toast toast-${toast.type}`} role={toast.type === 'error' ? 'alert' : 'status'}>
       <span>{text(toast)}</span>
@@ -39,11 +47,53 @@ function ToastItem({ toast }: { toast: Notification }) {
   );
 }
 
+/**
+ * The toasts' distance from the bottom while any is shown: above the toolbars below them (the
+ * board's tool bar, zoom corner and selection bar, the dashboard's selection bar), followed as
+ * they appear, change or go (a toast raised on one page often lands on the next).
+ */
+function useToastBottom(active: boolean): number | undefined {
+  const [bottom, setBottom] = useState<number>();
+  useEffect(() => {
+    if (!active) return;
+    let frame = 0;
+    const measure = () => {
+      frame = 0;
+      const viewport = { width: window.innerWidth, height: window.innerHeight };
+      setBottom(toastBottom(viewport, isPhone(), obstacleBoxes()));
+    };
+    const schedule = () => {
+      if (!frame) frame = requestAnimationFrame(measure);
+    };
+    measure();
+    const observer = new MutationObserver(schedule);
+    observer.observe(document.body, {
+      childList: true,
+      subtree: true,
+      attributes: true,
+      attributeFilter: ['class', 'hidden'],
+    });
+    window.addEventListener('resize', schedule);
+    return () => {
+      observer.disconnect();
+      window.removeEventListener('resize', schedule);
+      if (frame) cancelAnimationFrame(frame);
+    };
+  }, [active]);
+  return bottom;
+}
+
 export function Toasts() {
   const toasts = useAppSelector((s) => s.toasts);
   const { t } = useTranslation();
+  const bottom = useToastBottom(toasts.length > 0);
   return (
-    <section className="toasts" aria-label={t('toast.region')} aria-live="polite">
+    <section
+      className="toasts"
+      aria-label={t('toast.region')}
+      aria-live="polite"
+      style={bottom === undefined ? undefined : { bottom }}
+    >
       {toasts.map((n) => (
         <ToastItem key={n.id} toast={n} />
       ))}

@@ -4,7 +4,8 @@ import { Provider } from 'react-redux';
 import { I18nextProvider } from 'react-i18next';
 import { makeStore } from '../app/store';
 import { i18n } from '../i18n/i18n';
-import { Toasts } from './Toasts';
+import { shownFor, Toasts } from './Toasts';
+import { PHONE_TOAST_DURATION_MS, toastBottom, toastColumn } from './toastPlacement';
 import { notify, toastsReducer, TOAST_DURATION_MS } from './toastsSlice';
 import { reportError } from './reportError';
 
@@ -75,5 +76,57 @@ describe('the same error is not shown twice', () => {
     reportError(dispatch, error, () => undefined);
     expect(dispatch).toHaveBeenCalledTimes(1);
     expect(dispatch.mock.calls[0][0].payload.message).toBe('Taken (ERR_EMAIL_TAKEN)');
+  });
+});
+
+describe('toast placement (issue 26 #15): never over a toolbar', () => {
+  const phone = { width: 390, height: 844 };
+  const desktop = { width: 1440, height: 900 };
+  // the board at 390 px: tool bar at the bottom, zoom corner above it on the right, top bar above
+  const toolbar = { left: 8, right: 382, top: 788, bottom: 836 };
+  const zoom = { left: 144, right: 382, top: 735, bottom: 780 };
+  const topBar = { left: 8, right: 382, top: 8, bottom: 48 };
+
+  test('on a phone the stack sits above the lowest toolbar it would meet', () => {
+    const bottom = toastBottom(phone, true, [toolbar, zoom, topBar]);
+    expect(bottom).toBe(phone.height - zoom.top + 8);
+    // the stack's lowest edge is above both toolbars
+    expect(phone.height - bottom).toBeLessThan(zoom.top);
+    expect(phone.height - bottom).toBeLessThan(toolbar.top);
+  });
+
+  test('hidden toolbars and those beside the column or in the upper half do not move it', () => {
+    expect(toastBottom(phone, true, [])).toBe(8);
+    expect(toastBottom(phone, true, [topBar, { left: 0, right: 0, top: 700, bottom: 700 }])).toBe(8);
+    // on a wide screen the column is the right-hand 24rem: a tool bar in the middle-left is beside it
+    expect(toastBottom(desktop, false, [{ left: 300, right: 900, top: 840, bottom: 888 }])).toBe(16);
+    expect(toastBottom(desktop, false, [{ left: 1200, right: 1430, top: 830, bottom: 880 }])).toBe(900 - 830 + 16);
+    expect(toastColumn(1440, false)).toEqual({ left: 1440 - 16 - 384, right: 1424 });
+  });
+
+  test('on a phone an info toast goes after 4 s, an error after 7 s', () => {
+    expect(shownFor({ type: 'info', duration: TOAST_DURATION_MS }, true)).toBe(PHONE_TOAST_DURATION_MS);
+    expect(shownFor({ type: 'warning', duration: TOAST_DURATION_MS }, true)).toBe(PHONE_TOAST_DURATION_MS);
+    expect(shownFor({ type: 'error', duration: TOAST_DURATION_MS }, true)).toBe(TOAST_DURATION_MS);
+    expect(shownFor({ type: 'info', duration: TOAST_DURATION_MS }, false)).toBe(TOAST_DURATION_MS);
+  });
+
+  test('the rendered stack is lifted above a toolbar on the page', () => {
+    jest.useFakeTimers();
+    const bar = document.createElement('div');
+    bar.setAttribute('role', 'toolbar');
+    bar.getBoundingClientRect = () =>
+      ({ left: 1100, right: 1430, top: 700, bottom: 760, width: 330, height: 60 }) as DOMRect;
+    document.body.appendChild(bar);
+    try {
+      Object.assign(window, { innerWidth: 1440, innerHeight: 800 });
+      const store = setup();
+      act(() => void store.dispatch(notify({ type: 'info', message: 'Board created' })));
+      const region = screen.getByText('Board created').closest<HTMLElement>('.toasts')!;
+      expect(region.style.bottom).toBe(`${800 - 700 + 16}px`);
+    } finally {
+      bar.remove();
+      jest.useRealTimers();
+    }
   });
 });

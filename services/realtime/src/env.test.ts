@@ -30,6 +30,13 @@ describe('realtime env', () => {
       /development secret/,
     );
   });
+  it('K1: RT_HEARTBEAT_MS pings every 4 s by default, 0 turns it off, nonsense is refused', () => {
+    expect(loadRealtimeEnv({}).RT_HEARTBEAT_MS).toBe(4000);
+    expect(loadRealtimeEnv({ RT_HEARTBEAT_MS: '0' }).RT_HEARTBEAT_MS).toBe(0);
+    expect(loadRealtimeEnv({ RT_HEARTBEAT_MS: '1000' }).RT_HEARTBEAT_MS).toBe(1000);
+    expect(() => loadRealtimeEnv({ RT_HEARTBEAT_MS: '10' })).toThrow(/RT_HEARTBEAT_MS/);
+  });
+
   it('A5: connected sessions are re-checked every RT_SESSION_CHECK_MS (default 5 s)', () => {
     expect(loadRealtimeEnv({}).RT_SESSION_CHECK_MS).toBe(5000);
     expect(loadRealtimeEnv({ RT_SESSION_CHECK_MS: '1000' }).RT_SESSION_CHECK_MS).toBe(1000);

@@ -29,6 +29,12 @@ export const realtimeEnvSchema = baseEnvSchema
     RT_SHARED_SECRET: z.preprocess((v) => (v === '' ? undefined : v), z.string().min(32).optional()),
     /** how often connected sessions are re-checked against the session cache / auth (SPEC A5) */
     RT_SESSION_CHECK_MS: z.coerce.number().int().min(200).default(5000),
+    /** K1: ping every socket this often; one silent for a whole round is dropped (0: no heartbeat) */
+    RT_HEARTBEAT_MS: z.coerce
+      .number()
+      .int()
+      .refine((v) => v === 0 || (v >= 500 && v <= 60_000), '0 (off) or 500–60000 ms')
+      .default(4000),
     /** comma-separated browser origins allowed on the upgrade (a missing Origin is a non-browser client) */
     RT_ALLOWED_ORIGINS: z
       .string()

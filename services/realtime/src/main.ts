@@ -29,7 +29,7 @@ import type { AccessCheckReply, RequestActor } from '@wb/proto';
 import { OutboxSessionSink } from './commands/sessionEvents';
 import { warmUpDocEngine } from './doc/automerge';
 import { loadRealtimeEnv } from './env';
-import { createRealtimeMetrics, createRenderMetrics } from './metrics';
+import { createHeartbeatMetrics, createRealtimeMetrics, createRenderMetrics } from './metrics';
 import { RenderWorker } from './doc/renderSnapshot';
 import { createChatMetrics } from './chatMetrics';
 import { createLessonMetrics } from './lessonMetrics';
@@ -162,6 +162,8 @@ async function main(): Promise<void> {
     secret: env.RT_SHARED_SECRET,
     allowedOrigins: env.RT_ALLOWED_ORIGINS,
     sessions,
+    heartbeatMs: env.RT_HEARTBEAT_MS,
+    heartbeatMetrics: createHeartbeatMetrics(metricsRegistry),
     clock,
     log,
   });

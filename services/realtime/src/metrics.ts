@@ -104,6 +104,16 @@ export function createRealtimeMetrics(registry: Registry, state: { rooms(): numb
   };
 }
 
+/** K1: sockets the heartbeat dropped (frozen or half-open connections) */
+export function createHeartbeatMetrics(registry: Registry): { silentDropped(): void } {
+  const dropped = new Counter({
+    name: 'realtime_heartbeat_dropped_total',
+    help: 'Sockets terminated because they answered no ping for a whole heartbeat round (SPEC K1)',
+    registers: [registry],
+  });
+  return { silentDropped: () => dropped.inc() };
+}
+
 /** S9: render snapshots made in the worker thread (time from request to answer, queueing included) */
 export function createRenderMetrics(registry: Registry): (seconds: number, outcome: 'ok' | 'failed') => void {
   const made = new Histogram({

@@ -21,6 +21,7 @@ import {
   REALTIME_PATH_PREFIX,
   REALTIME_PROTOCOL_VERSION,
   RT_CLOSE,
+  RT_HEARTBEAT,
   RT_LIMITS,
   splitFrame,
 } from '@wb/proto';
@@ -30,6 +31,8 @@ import type { RoomManager } from '../room/manager';
 import type { Clock, Peer, PeerSocket } from '../room/room';
 import { verifyActor } from './actor';
 import type { SignedActor } from './actor';
+import { startHeartbeat } from './heartbeat';
+import type { HeartbeatMetrics } from './heartbeat';
 
 export interface AccessChecker {
   check(boardId: string, actor: RequestActor): Promise<AccessCheckReply>;
@@ -49,6 +52,9 @@ export interface WsServerOptions {
   sessions?: SessionTracker;
   /** close a socket that sent no HELLO within this time (default 10 000) */
   helloTimeoutMs?: number;
+  /** K1: ping every socket this often, drop one silent for a whole round (env RT_HEARTBEAT_MS; 0: off) */
+  heartbeatMs?: number;
+  heartbeatMetrics?: HeartbeatMetrics;
 }
 /** What the server needs of the SessionGuard (./sessions). */
 export interface SessionTracker {
@@ -126,6 +132,18 @@ export async function startWsServer(opts: WsServerOptions): Promise<RunningWsSer
     res.end('websocket only');
   });
   let accepting = true;
+  const heartbeatMs = opts.heartbeatMs ?? RT_HEARTBEAT.serverPingMs;
+  const heartbeat =
+    heartbeatMs > 0
+      ? startHeartbeat({
+          intervalMs: heartbeatMs,
+          clients: () => wss.clients,
+          ...(opts.heartbeatMetrics ? { metrics: opts.heartbeatMetrics } : {}),
+          onDrop: () => log.debug('socket silent for a heartbeat round: dropped (K1)'),
+        })
+      : null;
+  /** K2: the answer to a client's PING (the same bytes every time) */
+  const pong = new Uint8Array([MSG.PONG]);
 
   server.on('upgrade', (req, socket, head) => {
     const reject = (status: number, text: string): void => {
@@ -147,6 +165,7 @@ export async function startWsServer(opts: WsServerOptions): Promise<RunningWsSer
   });
 
   function handleConnection(ws: WebSocket, boardId: string, actor: SignedActor): void {
+    heartbeat?.watch(ws);
     const early: Uint8Array[] = [];
     let peer: Peer | null = null;
     let room: {
@@ -172,8 +191,11 @@ export async function startWsServer(opts: WsServerOptions): Promise<RunningWsSer
     }
 
     ws.on('message', (data, isBinary) => {
+      heartbeat?.heard(ws);
       const frame = toBytes(data);
       if (!isBinary) return ws.close(RT_CLOSE.MALFORMED, 'binary frames only');
+      // K2: a client that heard nothing for a while asks; answered at once, whatever the join's state
+      if (helloSeen && frame.length === 1 && frame[0] === MSG.PING) return ws.send(pong, { binary: true });
       if (peer && room) return room.receive(peer, frame);
       if (helloSeen) {
         if (early.length > 64) return ws.close(RT_CLOSE.MALFORMED, 'too many frames before welcome');
@@ -280,6 +302,7 @@ export async function startWsServer(opts: WsServerOptions): Promise<RunningWsSer
     close: () =>
       new Promise<void>((resolve) => {
         accepting = false;
+        heartbeat?.stop();
         for (const c of wss.clients) c.terminate();
         wss.close();
         server.close(() => resolve());

@@ -39,6 +39,8 @@ export class TestClient {
   inSync = false;
   welcome: Welcome | null = null;
   presence: PresenceEntry[] = [];
+  /** PONG frames received (SPEC K2) */
+  pongs = 0;
   /** the board's title, background and deleteOwnOnly: from WELCOME, then BOARD_INFO (B1) */
   boardInfo: BoardInfo | null = null;
   /** every BOARD_INFO received */
@@ -137,6 +139,9 @@ export class TestClient {
       case MSG.LESSON_STATE:
       case MSG.LESSON_GATHER_S:
         return; // lesson (SPEC LS1): every joiner gets LESSON_STATE; LessonTestClient reads them
+      case MSG.PONG:
+        this.pongs++; // K2: the answer to a PING
+        return;
       case MSG.RENDER:
         this.renders.push(decodeRenderSnapshot(gunzipSync(payload))); // S9: the DOC that follows, as records
         return;

@@ -35,6 +35,8 @@ export interface ConverterOptions {
     maxMemoryMb?: number;
     /** start LibreOffice now rather than on the first office document */
     warm?: boolean;
+    /** link and macro settings in the profile (default true) */
+    hardenProfile?: boolean;
   };
   maxPages?: number;
   maxImagePixels?: number;
@@ -123,6 +125,7 @@ export class Converter {
     this.office = new Office({
       profileDir: join(opts.workDir, `office-profile-${process.pid}`),
       inboxDir: join(opts.workDir, `office-inbox-${process.pid}`),
+      hardenProfile: opts.office?.hardenProfile ?? true,
       sandbox: this.sandbox,
       timeoutMs: opts.office?.timeoutMs ?? 60_000,
       restartEvery: opts.office?.restartEvery ?? 10,

@@ -44,6 +44,8 @@ export interface OfficeOptions {
   startTimeoutMs?: number;
   /** how long a liveness ping may take */
   pingTimeoutMs?: number;
+  /** write the link and macro settings into the profile (default true; tests turn it off to show the sandbox alone holds) */
+  hardenProfile?: boolean;
 }
 
 /** The office broke (died, hung, would not start): not the document's fault, try again later. */
@@ -291,15 +293,17 @@ export class Office {
     mkdirSync(join(profileDir, 'user'), { recursive: true });
     mkdirSync(inboxDir, { recursive: true });
     const registry = join(profileDir, 'user', 'registrymodifications.xcu');
-    try {
-      readFileSync(registry);
-    } catch {
-      writeFileSync(registry, REGISTRY);
+    if (this.opts.hardenProfile !== false) {
+      try {
+        readFileSync(registry);
+      } catch {
+        writeFileSync(registry, REGISTRY);
+      }
     }
     this.sandbox.prepare(profileDir);
     this.sandbox.prepare(join(profileDir, 'user'));
     this.sandbox.prepare(inboxDir);
-    if (this.sandbox.mode !== 'none' && (process.getuid?.() ?? 0) === 0) {
+    if (this.opts.hardenProfile !== false && this.sandbox.mode !== 'none' && (process.getuid?.() ?? 0) === 0) {
       chownSync(registry, this.sandbox.uid, this.sandbox.uid);
     }
   }

@@ -13,7 +13,7 @@ import { pipeline } from 'node:stream/promises';
 import type { Logger, ObjectStore } from '@wb/platform';
 import { displayImageKey, docPageKey, filesConvertJobSchema, IMAGE_FORMATS, imageKey, originalKey } from '@wb/proto';
 import type { FilesConvertJob } from '@wb/proto';
-import { ConversionError } from '../conversion';
+import { ConversionError, MESSAGES, OfficeUnavailableError } from '../conversion';
 import type { Converter } from '../conversion';
 import type { ConverterMetrics } from '../metrics';
 
@@ -173,7 +173,14 @@ export async function processConvertJob(job: JobLike, deps: ConvertJobDeps): Pro
       const finalAttempt = job.attemptsMade + 1 >= (job.opts.attempts ?? 1);
       if (!(err instanceof ConversionError) && !finalAttempt) {
         deps.metrics.jobs.inc({ purpose: 'doc', outcome: 'error' });
-        throw err; // storage or NATS trouble: BullMQ tries again
+        if (err instanceof OfficeUnavailableError) {
+          // the office broke (issue 25 §3): not the document's fault; say so while BullMQ retries
+          log.warn({ err: err.message, attempt: job.attemptsMade + 1 }, 'office unavailable: job retried');
+          await deps
+            .report({ docId: data.docId, status: 'processing', pages: 0, pagesDone: 0, error: MESSAGES.retrying })
+            .catch((reportErr: unknown) => log.warn({ err: reportErr }, 'retrying report not delivered'));
+        }
+        throw err; // storage, NATS or office trouble: BullMQ tries again (with back-off)
       }
       const message = err instanceof ConversionError ? err.message : DEFAULT_FAILURE;
       if (err instanceof ConversionError) log.info({ reason: message, detail: err.detail }, 'conversion refused');

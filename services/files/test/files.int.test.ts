@@ -25,7 +25,7 @@ import {
   originalKey,
   PLANS,
 } from '@wb/proto';
-import type { BoardAccess, DocumentDto, FilesConvertJob, Plan } from '@wb/proto';
+import type { BoardAccess, DocumentDto, FilesConvertJob, Plan, PossessionChallenge, PossessionProof } from '@wb/proto';
 
 const MB = 1024 * 1024;
 const MAX_FILE_BYTES = 20 * MB;
@@ -63,6 +63,7 @@ beforeAll(async () => {
       TOMBSTONE_TTL_MS: '4000',
       TOMBSTONE_CLEANUP_EVERY_MS: '1000',
       DISPLAY_IMAGE_WAIT_MS: '5000',
+      ORPHAN_GRACE_MS: '60000',
     },
   });
   db = new Pool({ connectionString: stack.databaseUrl, max: 2 });
@@ -103,8 +104,9 @@ beforeAll(async () => {
         return {};
       }
       await report({ status: 'processing', pages: 2, pagesDone: 1, error: null });
-      await store.put(docPageKey(data.docId, 0, 'thumb'), Buffer.from('p0'));
-      await store.put(docPageKey(data.docId, 1, 'thumb'), Buffer.from('p1'));
+      const imageId = data.imageId ?? data.docId;
+      await store.put(docPageKey(imageId, 0, 'thumb'), Buffer.from('p0'));
+      await store.put(docPageKey(imageId, 1, 'thumb'), Buffer.from('p1'));
       await report({ status: 'ready', pages: 2, pagesDone: 2, error: null });
       return {};
     },
@@ -185,6 +187,32 @@ async function uploadCode(
 }
 async function docGet(userId: number, docId: string): Promise<DocumentDto | null> {
   return call<DocumentDto | null>('doc.get', { docId }, userId);
+}
+/** what the web's hashing worker answers to a possession challenge: SHA-256(nonce ‖ ranges of the file) */
+function answer(challenge: PossessionChallenge, bytes: Buffer): PossessionProof {
+  const h = createHash('sha256').update(challenge.nonce, 'utf8');
+  for (const r of challenge.ranges) h.update(bytes.subarray(r.start, r.end));
+  return { nonce: challenge.nonce, digest: h.digest('hex') };
+}
+/** the browser's dedupe path for someone holding `bytes`: doc.get, answer its challenge, doc.add */
+async function addHeld(userId: number, bytes: Buffer, name: string, boardId?: string): Promise<DocumentDto> {
+  const docId = sha(bytes);
+  const got = await docGet(userId, docId);
+  const proof = got?.challenge ? answer(got.challenge, bytes) : undefined;
+  return call<DocumentDto>(
+    'doc.add',
+    { docId, name, ...(boardId ? { boardId } : {}), ...(proof ? { proof } : {}) },
+    userId,
+  );
+}
+async function addHeldCode(userId: number, bytes: Buffer, name: string): Promise<string> {
+  try {
+    await addHeld(userId, bytes, name);
+    return 'OK';
+  } catch (err) {
+    if (err instanceof AppError) return err.code;
+    throw err;
+  }
 }
 async function ready(userId: number, docId: string): Promise<DocumentDto> {
   let dto: DocumentDto | null = null;
@@ -275,7 +303,9 @@ describe('uploading to the library', () => {
     expect(await exists(staged.stagingKey)).toBe(false);
     expect(await store.get(originalKey(id))).toEqual(new Uint8Array(bytes));
     expect(await ready(ann, id)).toMatchObject({ name: 'Algebra.pdf', pages: 2, pagesDone: 2, status: 'ready' });
-    expect(jobsFor(id)).toEqual([{ docId: id, format: 'pdf', purpose: 'doc' }]);
+    expect(jobsFor(id)).toEqual([
+      { docId: id, imageId: expect.stringMatching(/^[0-9a-f]{64}$/), format: 'pdf', purpose: 'doc' },
+    ]);
     expect(await call('docs.list', {}, ann)).toEqual([expect.objectContaining({ id, name: 'Algebra.pdf' })]);
   });
 
@@ -331,7 +361,7 @@ describe('dedupe by content hash', () => {
     expect(await exists(staged.stagingKey)).toBe(false);
     // Cleo's browser asks first, then only adds it
     expect(await docGet(cleo, id)).toMatchObject({ id, name: '', status: 'ready' });
-    expect(await call('doc.add', { docId: id, name: 'Cleo.pdf' }, cleo)).toMatchObject({
+    expect(await addHeld(cleo, bytes, 'Cleo.pdf')).toMatchObject({
       id,
       name: 'Cleo.pdf',
       status: 'ready',
@@ -347,9 +377,84 @@ describe('dedupe by content hash', () => {
   });
 
   it('doc.add follows the same rules: guests, plans', async () => {
-    const id = (await upload(user(), pdf())).id;
+    const bytes = pdf();
+    const id = (await upload(user(), bytes)).id;
     expect(await codeOf('doc.add', { docId: id, name: 'x.pdf' }, 0)).toBe('ERR_UPLOAD_GUEST');
-    expect(await codeOf('doc.add', { docId: id, name: 'x.pdf' }, user(PLANS.starter))).toBe('ERR_UPLOAD_NOT_ENABLED');
+    expect(await addHeldCode(user(PLANS.starter), bytes, 'x.pdf')).toBe('ERR_UPLOAD_NOT_ENABLED');
+  });
+});
+
+describe('proof of possession (issue 25 §4)', () => {
+  it('knowing only the SHA-256 adds nothing and downloads nothing', async () => {
+    const teacher = user();
+    const student = user();
+    const bytes = pdf(300 * 1024);
+    const id = sha(bytes);
+    await upload(teacher, bytes, 'worksheet.pdf');
+    await ready(teacher, id);
+    // the student asks by hash: a challenge, no image id
+    const got = await docGet(student, id);
+    expect(got).toMatchObject({ id, name: '', imageId: '' });
+    expect(got!.challenge!.ranges.length).toBeGreaterThan(0);
+    // no proof, a made-up proof, another's nonce: "not stored" for them (the browser uploads)
+    expect(await codeOf('doc.add', { docId: id, name: 'w.pdf' }, student)).toBe('ERR_NOT_FOUND');
+    const fresh = (await docGet(student, id))!.challenge!;
+    expect(
+      await codeOf('doc.add', { docId: id, name: 'w.pdf', proof: { nonce: fresh.nonce, digest: id } }, student),
+    ).toBe('ERR_NOT_FOUND');
+    // a wrong answer spends the challenge: the right one afterwards is refused too
+    expect(await codeOf('doc.add', { docId: id, name: 'w.pdf', proof: answer(fresh, bytes) }, student)).toBe(
+      'ERR_NOT_FOUND',
+    );
+    const mallory = user();
+    const theirs = (await docGet(mallory, id))!.challenge!;
+    expect(await codeOf('doc.add', { docId: id, name: 'w.pdf', proof: answer(theirs, bytes) }, student)).toBe(
+      'ERR_NOT_FOUND',
+    );
+    // the bytes stay the teacher's
+    expect(await codeOf('doc.original', { docId: id }, student)).toBe('ERR_NOT_FOUND');
+    expect(await call('docs.list', {}, student)).toEqual([]);
+    expect(await maxBytes(student)).toBe(MAX_FILE_BYTES);
+  });
+
+  it('a real holder of the bytes still dedupes without uploading, once per challenge', async () => {
+    const ann = user();
+    const bob = user();
+    const bytes = pdf(200 * 1024);
+    const id = sha(bytes);
+    await upload(ann, bytes);
+    await ready(ann, id);
+    const challenge = (await docGet(bob, id))!.challenge!;
+    const proof = answer(challenge, bytes);
+    const dto = await call<DocumentDto>('doc.add', { docId: id, name: 'mine.pdf', proof }, bob);
+    expect(dto).toMatchObject({ id, name: 'mine.pdf', status: 'ready' });
+    expect(dto.imageId).toMatch(/^[0-9a-f]{64}$/);
+    expect(jobsFor(id)).toHaveLength(1);
+    // now a holder: no challenge, the image id, and the original
+    const again = await docGet(bob, id);
+    expect(again!.challenge).toBeUndefined();
+    expect(again!.imageId).toBe(dto.imageId);
+    expect(await call('doc.original', { docId: id }, bob)).toMatchObject({ key: originalKey(id) });
+    // the same answer cannot be replayed by someone else
+    expect(await codeOf('doc.add', { docId: id, name: 'x.pdf', proof }, user())).toBe('ERR_NOT_FOUND');
+  });
+
+  it('page images are stored and named under an id that is not the SHA-256', async () => {
+    const ann = user();
+    const bytes = pdf();
+    const id = sha(bytes);
+    const dto = await upload(ann, bytes);
+    await ready(ann, id);
+    expect(dto.imageId).toMatch(/^[0-9a-f]{64}$/);
+    expect(dto.imageId).not.toBe(id);
+    expect(jobsFor(id)[0]).toMatchObject({ docId: id, imageId: dto.imageId });
+    expect(await exists(docPageKey(dto.imageId, 1, 'thumb'))).toBe(true);
+    expect(await exists(docPageKey(id, 1, 'thumb'))).toBe(false);
+    const [listed] = await call<DocumentDto[]>('docs.list', {}, ann);
+    expect(listed!.imageId).toBe(dto.imageId);
+    // deleting it deletes the images under the image id
+    await call('docs.delete', { ids: [id] }, ann);
+    expect(await exists(docPageKey(dto.imageId, 1, 'thumb'))).toBe(false);
   });
 });
 
@@ -364,15 +469,13 @@ describe('quota (maxData)', () => {
     await upload(ann, a, 'again.pdf');
     expect(await maxBytes(ann)).toBe(400);
     // Bob's add counts for Bob, and does not change Ann's usage
-    await call('doc.add', { docId: sha(a), name: 'b.pdf' }, bob);
+    await addHeld(bob, a, 'b.pdf');
     expect(await maxBytes(bob)).toBe(400);
     expect(await maxBytes(ann)).toBe(400);
     const r = await uploadCode(ann, pdf(401));
     expect(r.code).toBe('ERR_MAX_STORAGE_REACHED');
     expect(await exists(r.stagingKey)).toBe(false);
-    expect(await codeOf('doc.add', { docId: sha(a), name: 'c.pdf' }, user(withMaxData(PLANS.standard, 599)))).toBe(
-      'ERR_MAX_STORAGE_REACHED',
-    );
+    expect(await addHeldCode(user(withMaxData(PLANS.standard, 599)), a, 'c.pdf')).toBe('ERR_MAX_STORAGE_REACHED');
   });
 
   it('parallel uploads cannot overshoot', async () => {
@@ -444,7 +547,7 @@ describe('a failed conversion', () => {
     const id = sha(bytes);
     outcome.set(id, 'hold');
     await upload(ann, bytes, 'bomb.pdf');
-    await call('doc.add', { docId: id, name: 'bomb.pdf' }, bob);
+    await addHeld(bob, bytes, 'bomb.pdf');
     expect(await maxBytes(ann)).toBe(500);
     await call('conversion.report', { docId: id, status: 'processing', pages: 250, pagesDone: 3, error: null }, 0);
     expect(await docGet(ann, id)).toMatchObject({ status: 'processing', pages: 250, pagesDone: 3 });
@@ -466,7 +569,7 @@ describe('a failed conversion', () => {
     await call('conversion.report', { docId: id, status: 'processing', pages: 250, pagesDone: 4, error: null }, 0);
     expect(await docGet(ann, id)).toMatchObject({ status: 'failed' });
     // adding the tombstone is refused: the browser uploads the bytes again
-    expect(await codeOf('doc.add', { docId: id, name: 'x.pdf' }, bob)).toBe('ERR_NOT_FOUND');
+    expect(await addHeldCode(bob, bytes, 'x.pdf')).toBe('ERR_NOT_FOUND');
     outcome.set(id, 'ready');
     expect(await upload(ann, bytes, 'retry.pdf')).toMatchObject({ status: 'processing', error: null });
     expect(await ready(ann, id)).toMatchObject({ name: 'retry.pdf' });
@@ -507,7 +610,7 @@ describe('the library', () => {
     await upload(ann, own);
     await ready(ann, sid);
     await ready(ann, oid);
-    await call('doc.add', { docId: sid, name: 's.pdf' }, bob);
+    await addHeld(bob, shared, 's.pdf');
     expect(await maxBytes(ann)).toBe(500);
     const unknown = sha(pdf());
     expect(await call('docs.delete', { ids: [sid, oid, unknown] }, ann)).toEqual({ ids: [sid, oid] });
@@ -570,7 +673,7 @@ describe('profile pictures (displayImage.register)', () => {
     expect(jobsFor(id)).toHaveLength(1);
   });
 
-  it('refuses guests, documents, and answers ERR_UPLOAD_FAILED when the picture cannot be made', async () => {
+  it('refuses guests, documents, and a picture the worker cannot read (415, its bytes deleted)', async () => {
     expect(
       await codeOf('displayImage.register', { purpose: 'displayImage', ...(await stage(png())), name: 'a.png' }, 0),
     ).toBe('ERR_UPLOAD_GUEST');
@@ -581,8 +684,48 @@ describe('profile pictures (displayImage.register)', () => {
     expect(await exists(doc.stagingKey)).toBe(false);
     const bad = png();
     outcome.set(sha(bad), 'fail');
-    expect(
-      await codeOf('displayImage.register', { purpose: 'displayImage', ...(await stage(bad)), name: 'a.png' }, user()),
-    ).toBe('ERR_UPLOAD_FAILED');
+    const staged = await stage(bad);
+    // issue 25 §5: was a 502 with the original left behind and no record of it
+    expect(await codeOf('displayImage.register', { purpose: 'displayImage', ...staged, name: 'a.png' }, user())).toBe(
+      'ERR_UNSUPPORTED_FILE',
+    );
+    expect(await exists(staged.stagingKey)).toBe(false);
+    expect(await exists(originalKey(sha(bad)))).toBe(false);
+    expect(await exists(displayImageKey(sha(bad)))).toBe(false);
+  });
+});
+
+describe('orphan sweep (issue 25 §5)', () => {
+  it('removes stored bytes no record points at after the grace period, and nothing else', async () => {
+    // left behind with no record: an original, a staged upload, a picture
+    const lost = sha(pdf());
+    const lostPicture = sha(png());
+    const stale = `staging/${randomBytes(16).toString('hex')}`;
+    await store.put(originalKey(lost), Buffer.from('lost'));
+    await store.put(displayImageKey(lostPicture), Buffer.from('webp'));
+    await store.put(stale, Buffer.from('half an upload'));
+    // recorded: a document and a picture
+    const kept = pdf();
+    await upload(user(), kept);
+    const picture = png();
+    await call('displayImage.register', { purpose: 'displayImage', ...(await stage(picture)), name: 'p.png' }, user());
+    // the job runs every second with ORPHAN_GRACE_MS=60000: first seen, not yet removed
+    await eventually(async () => {
+      const { rows } = await db.query('SELECT 1 FROM files.orphan_candidates WHERE key = ANY($1)', [
+        [originalKey(lost), stale, displayImageKey(lostPicture)],
+      ]);
+      return rows.length === 3;
+    }, 10_000);
+    expect(await exists(originalKey(lost))).toBe(true);
+    // a minute later (as the sweep sees it)
+    await db.query("UPDATE files.orphan_candidates SET first_seen = first_seen - interval '2 minutes'");
+    await eventually(
+      async () =>
+        !(await exists(originalKey(lost))) && !(await exists(stale)) && !(await exists(displayImageKey(lostPicture))),
+      10_000,
+    );
+    expect(await exists(originalKey(sha(kept)))).toBe(true);
+    expect(await exists(originalKey(sha(picture)))).toBe(true);
+    expect(await exists(displayImageKey(sha(picture)))).toBe(true);
   });
 });

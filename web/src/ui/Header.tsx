@@ -13,7 +13,11 @@ import { useShowUpgradeButton, useTeam } from '../features/billing/useBilling';
 /** Spec §9: the burger menu closes above this width. */
 export const BURGER_BREAKPOINT_PX = 768;
 
-export function menuItems(loggedIn: boolean, role: string | null | undefined): { to: string; key: string }[] {
+/** `end`: active on that path only (Home is /dashboard: not in a folder view below it) */
+export function menuItems(
+  loggedIn: boolean,
+  role: string | null | undefined,
+): { to: string; key: string; end?: boolean }[] {
   if (!loggedIn) {
     return [
       { to: '/tools/for-school', key: 'forSchool' },
@@ -24,7 +28,7 @@ export function menuItems(loggedIn: boolean, role: string | null | undefined): {
     ];
   }
   return [
-    { to: '/dashboard', key: 'home' },
+    { to: '/dashboard', key: 'home', end: true },
     { to: '/dashboard/boards/all', key: 'boards' },
     { to: '/assignments', key: 'assignments' },
     { to: '/files', key: 'files' },
@@ -153,7 +157,9 @@ export function Header() {
           <ul>
             {menuItems(loggedIn, settings.role ?? user?.role).map((item) => (
               <li key={item.key}>
-                <LocalNavLink to={item.to}>{t(`nav.${item.key}`)}</LocalNavLink>
+                <LocalNavLink to={item.to} end={item.end}>
+                  {t(`nav.${item.key}`)}
+                </LocalNavLink>
               </li>
             ))}
           </ul>

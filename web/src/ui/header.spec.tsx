@@ -26,10 +26,10 @@ function stubApi(user: { id: number; name: string } | null) {
   }) as unknown as typeof fetch;
 }
 
-function renderHeader() {
+function renderHeader(path = '/') {
   render(
     <Provider store={makeStore()}>
-      <MemoryRouter>
+      <MemoryRouter initialEntries={[path]}>
         <I18nextProvider i18n={i18n}>
           <Header />
         </I18nextProvider>
@@ -95,4 +95,20 @@ test("the avatar's colour is the person's (proto avatarColor of their id), the s
   const avatar = button.querySelector<HTMLElement>('.avatar')!;
   const rgb = (hex: string) => `rgb(${[1, 3, 5].map((i) => parseInt(hex.slice(i, i + 2), 16)).join(', ')})`;
   expect(avatar.style.background).toBe(rgb(avatarColor(7)));
+});
+
+test('"Home" is highlighted on the dashboard only, not in a folder view below it', async () => {
+  stubApi({ id: 7, name: 'Ada Lovelace' });
+  renderHeader('/dashboard/boards/5');
+  const home = await screen.findByRole('link', { name: 'Home' });
+  expect(home.getAttribute('aria-current')).toBeNull();
+  expect(screen.getByRole('navigation', { name: 'Main menu' }).querySelectorAll('[aria-current="page"]').length).toBe(
+    0,
+  );
+});
+
+test('"Home" is highlighted on the dashboard itself', async () => {
+  stubApi({ id: 7, name: 'Ada Lovelace' });
+  renderHeader('/dashboard');
+  expect((await screen.findByRole('link', { name: 'Home' })).getAttribute('aria-current')).toBe('page');
 });

@@ -19,7 +19,7 @@ import { documentPageUrl, imageCache, imageUrl } from './imageCache';
 import { paintGraph } from '../graph/paintGraph';
 import { paintFormula } from '../formula/paintFormula';
 import { makeItem, type SceneItem } from './scene';
-import { cssFont, fitFontSize, layoutText } from './textLayout';
+import { cssFont, layoutText, shapeLabelText, stickyText, type FittedText, type TextLayout } from './textLayout';
 import { DEFAULT_PAINT_CONTEXT, backgroundIsDark, inkColor, rgba, stickyTextColor, uiColors } from './theme';
 import type { PaintContext } from './theme';
 
@@ -39,8 +39,8 @@ interface PaintCache {
   path?: Path2D;
   /** arrowheads (world coordinates) */
   heads?: Path2D;
-  /** sticky: the fitted font size */
-  fontSize?: number;
+  /** sticky note, shape label: the fitted text (textLayout.fitText) */
+  fitted?: FittedText & { box: { x: number; y: number; w: number; h: number } };
 }
 const cacheOf = (item: SceneItem): PaintCache => (item.paint ??= {}) as PaintCache;
 
@@ -303,10 +303,10 @@ const arc: Painter = (g, item, ctx) => {
 // ---------------------------------------------------------------------------------------------
 // Areas
 
-/** centred, wrapped text in a box (labels, sticky notes) */
+/** centred lines in a box (labels, sticky notes: laid out by textLayout's fitText) */
 function centredText(
   g: CanvasRenderingContext2D,
-  text: string,
+  layout: TextLayout,
   font: string,
   fontSize: number,
   x: number,
@@ -316,7 +316,6 @@ function centredText(
   color: string,
   ctx: PaintContext,
 ): void {
-  const layout = layoutText(text, font, fontSize, w);
   const top = y + (h - layout.height) / 2;
   if (fontSize * ctx.zoom < LOD_TEXT_PX) {
     textBars(g, layout.lines, fontSize, layout.lineHeight, x, top, w, 'center', ctx);
@@ -388,18 +387,16 @@ const geometric: Painter = (g, item, ctx) => {
   const label = typeof shape.text === 'string' ? shape.text : '';
   if (label.trim()) {
     // inside the inner 80 %: triangles and stars leave less room, the label still stays centred
-    const w = box.w * 0.8;
-    const h = box.h * 0.8;
-    cache.fontSize ??= fitFontSize(label, SANS, w, h, 6, 24);
+    const fitted = (cache.fitted ??= shapeLabelText(label, SANS, box.x, box.y, box.w, box.h));
     const color =
       fill && shape.fill === 'solid'
         ? stickyTextColor(shape.fillColor as number)
         : inkColor(shape.strokeColor ?? 0, ctx);
-    centredText(g, label, SANS, cache.fontSize, box.x + box.w * 0.1, box.y + box.h * 0.1, w, h, color, ctx);
+    const b = fitted.box;
+    centredText(g, fitted.layout, SANS, fitted.fontSize, b.x, b.y, b.w, b.h, color, ctx);
   }
 };
 
-const STICKY_PAD = 0.08;
 const sticky: Painter = (g, item, ctx) => {
   const shape = item.shape as Extract<ShapeRecord, { kind: 'sticky' }>;
   const { x, y } = shape;
@@ -415,30 +412,17 @@ const sticky: Painter = (g, item, ctx) => {
   g.fillRect(x, y, w, h);
   const text = typeof shape.text === 'string' ? shape.text : '';
   if (!text) return;
-  const pad = Math.min(w, h) * STICKY_PAD;
   const cache = cacheOf(item);
-  cache.fontSize ??= fitFontSize(text, SANS, w - 2 * pad, h - 2 * pad, 10, 48);
-  const layout = layoutText(text, SANS, cache.fontSize, w - 2 * pad);
-  const overflows = layout.height > h - 2 * pad;
-  if (overflows) {
+  const fitted = (cache.fitted ??= stickyText(text, SANS, x, y, w, h));
+  if (fitted.overflows) {
     g.save();
     g.beginPath();
     g.rect(x, y, w, h);
     g.clip();
   }
-  centredText(
-    g,
-    text,
-    SANS,
-    cache.fontSize,
-    x + pad,
-    y + pad,
-    w - 2 * pad,
-    h - 2 * pad,
-    stickyTextColor(shape.color),
-    ctx,
-  );
-  if (overflows) g.restore();
+  const b = fitted.box;
+  centredText(g, fitted.layout, SANS, fitted.fontSize, b.x, b.y, b.w, b.h, stickyTextColor(shape.color), ctx);
+  if (fitted.overflows) g.restore();
 };
 
 const text: Painter = (g, item, ctx) => {

@@ -11,6 +11,8 @@ export interface TextLayout {
   width: number;
   height: number;
   lineHeight: number;
+  /** some word was wider than maxWidth and was broken between characters */
+  broken: boolean;
 }
 
 /** line height as a multiple of the font size */
@@ -104,6 +106,7 @@ export function layoutText(text: string, font: string, fontSize: number, maxWidt
   const wordWidth = wordMeasurer(font, fontSize);
   const lines: string[] = [];
   let width = 0;
+  let broken = false;
   /** `known`: the line's width as the sum of its words (wrapped lines), else it is measured */
   const push = (line: string, known?: number) => {
     lines.push(line);
@@ -112,6 +115,7 @@ export function layoutText(text: string, font: string, fontSize: number, maxWidt
   };
   /** a word wider than the box: whole lines of it are pushed, the rest starts the next line */
   const breakWord = (word: string): string => {
+    broken = true;
     let part = '';
     for (const ch of word) {
       if (part && measure(part + ch) > maxWidth) {
@@ -158,23 +162,77 @@ export function layoutText(text: string, font: string, fontSize: number, maxWidt
     push(line.trimEnd(), wordsWidth);
   }
   const lineHeight = fontSize * LINE_HEIGHT;
-  const out: TextLayout = { lines, width, height: lines.length * lineHeight, lineHeight };
+  const out: TextLayout = { lines, width, height: lines.length * lineHeight, lineHeight, broken };
   if (cache.size >= CACHE_MAX) cache.delete(cache.keys().next().value as string);
   cache.set(key, out);
   return out;
 }
 
-/** The largest font size in [min, max] whose wrapped text fits w × h (binary search). */
-export function fitFontSize(text: string, font: string, w: number, h: number, min = 10, max = 48): number {
-  if (!text) return max;
+/** text fitted in a box: its size, its lines, and whether they are taller than the box */
+export interface FittedText {
+  fontSize: number;
+  layout: TextLayout;
+  overflows: boolean;
+}
+
+const fits = (l: TextLayout, w: number, h: number) => !l.broken && l.height <= h && l.width <= w + 0.5;
+
+/**
+ * Sticky notes and shape labels (the painters and every export use this, so the screen, PNG, SVG
+ * and PDF break the same lines): the largest font size in [min, max] at which the text fits the
+ * w × h box with every word whole, found by binary search. Only when that is impossible even at
+ * `min` (a single word wider than the box, or too much text) is the text laid out at `min`, where
+ * a word wider than the box breaks between characters and what is too tall overflows.
+ */
+export function fitText(text: string, font: string, w: number, h: number, min = 10, max = 48): FittedText {
+  const done = (fontSize: number): FittedText => {
+    const layout = layoutText(text, font, fontSize, w);
+    return { fontSize, layout, overflows: layout.height > h };
+  };
+  if (!text) return done(max);
+  if (!fits(layoutText(text, font, min, w), w, h)) return done(min);
   let lo = min;
   let hi = max;
-  if (layoutText(text, font, lo, w).height > h) return lo;
+  if (fits(layoutText(text, font, hi, w), w, h)) return done(hi);
   while (hi - lo > 0.5) {
     const mid = (lo + hi) / 2;
-    const l = layoutText(text, font, mid, w);
-    if (l.height <= h && l.width <= w + 0.5) lo = mid;
+    if (fits(layoutText(text, font, mid, w), w, h)) lo = mid;
     else hi = mid;
   }
-  return Math.floor(lo * 2) / 2;
+  return done(Math.max(min, Math.floor(lo * 2) / 2));
+}
+
+/** a sticky note's text inset from its edges, as a share of its smaller side */
+export const STICKY_PAD = 0.08;
+
+/** a sticky note's text: its box (inset by STICKY_PAD) and its fitted lines, 10–48 units */
+export function stickyText(
+  text: string,
+  font: string,
+  x: number,
+  y: number,
+  w: number,
+  h: number,
+): FittedText & { box: { x: number; y: number; w: number; h: number } } {
+  const pad = Math.min(w, h) * STICKY_PAD;
+  const box = { x: x + pad, y: y + pad, w: w - 2 * pad, h: h - 2 * pad };
+  return { box, ...fitText(text, font, box.w, box.h, 10, 48) };
+}
+
+/** a shape's label: inside the inner 80 % of its box, 6–24 units */
+export function shapeLabelText(
+  text: string,
+  font: string,
+  x: number,
+  y: number,
+  w: number,
+  h: number,
+): FittedText & { box: { x: number; y: number; w: number; h: number } } {
+  const box = { x: x + w * 0.1, y: y + h * 0.1, w: w * 0.8, h: h * 0.8 };
+  return { box, ...fitText(text, font, box.w, box.h, 6, 24) };
+}
+
+/** The fitted font size of fitText. */
+export function fitFontSize(text: string, font: string, w: number, h: number, min = 10, max = 48): number {
+  return fitText(text, font, w, h, min, max).fontSize;
 }

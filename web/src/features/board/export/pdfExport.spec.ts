@@ -121,6 +121,11 @@ test('a fitted A4 page holds vector paths, fills and text, and no image', async 
   expect(mediaBoxes(raw)).toEqual([[595.28, 841.89]]);
 });
 
+test('a sticky note\'s words stay whole in the PDF (issue 26 #3: not "Homew / ork: p. / 42")', async () => {
+  const { pdf } = await exported(sceneOf([rec.sticky('Homework: p. 42', { x: 0, y: 0, w: 200, h: 200 })]));
+  expect(shownText(pdf)).toEqual(['Homework:', 'p. 42']);
+});
+
 test('split pages: one PDF page per tile, each clipped to its tile', async () => {
   const scene = sceneOf([rec.shape({ x: 0, y: 0, w: 2000, h: 1200 })]);
   const region = scene.bounds()!;

@@ -29,7 +29,7 @@ import {
 } from '../canvas/geometry';
 import { pressureOutline, trimmedForHeads } from '../canvas/painters';
 import type { SceneItem } from '../canvas/scene';
-import { fitFontSize, layoutText } from '../canvas/textLayout';
+import { layoutText, shapeLabelText, stickyText, type TextLayout } from '../canvas/textLayout';
 import {
   backgroundIsDark,
   inkColor,
@@ -228,24 +228,20 @@ function fillOf(shape: ShapeRecord): Paint | null {
 const str = (v: unknown): string => (typeof v === 'string' ? v : '');
 const num = (v: unknown, fallback = 0): number => (typeof v === 'number' && Number.isFinite(v) ? v : fallback);
 
-/** centred, wrapped text in a box (labels, sticky notes) */
+/** centred lines in a box (labels, sticky notes: laid out by textLayout's fitText, as the painters) */
 function centredText(
-  text: string,
+  layout: TextLayout,
   font: string,
   fontSize: number,
-  x: number,
-  y: number,
-  w: number,
-  h: number,
+  box: { x: number; y: number; w: number; h: number },
   color: string,
 ): Prim {
-  const layout = layoutText(text, font, fontSize, w);
   return {
     t: 'text',
     lines: layout.lines,
-    x,
-    top: y + (h - layout.height) / 2,
-    width: w,
+    x: box.x,
+    top: box.y + (box.h - layout.height) / 2,
+    width: box.w,
     lineHeight: layout.lineHeight,
     fontSize,
     font,
@@ -308,8 +304,6 @@ function assetPlaceholder(x: number, y: number, w: number, h: number, ctx: Vecto
 
 // ---------------------------------------------------------------------------------------------
 // Shapes
-
-const STICKY_PAD = 0.08;
 
 function shapePrims(item: SceneItem, ctx: VectorContext): Prim[] {
   const shape = item.shape;
@@ -395,14 +389,12 @@ function shapePrims(item: SceneItem, ctx: VectorContext): Prim[] {
         out.push({ t: 'path', d, fill: null, ...strokeOf(shape, ctx, drawnStrokeWidth(shape)) });
       const label = str(shape.text);
       if (label.trim()) {
-        const w = box.w * 0.8;
-        const h = box.h * 0.8;
-        const fontSize = fitFontSize(label, SANS, w, h, 6, 24);
+        const fitted = shapeLabelText(label, SANS, box.x, box.y, box.w, box.h);
         const color =
           fill && shape.fill === 'solid'
             ? stickyTextColor(shape.fillColor as number)
             : inkColor(shape.strokeColor ?? 0, ctx.paint);
-        out.push(centredText(label, SANS, fontSize, box.x + box.w * 0.1, box.y + box.h * 0.1, w, h, color));
+        out.push(centredText(fitted.layout, SANS, fitted.fontSize, fitted.box, color));
       }
       return out;
     }
@@ -423,20 +415,9 @@ function shapePrims(item: SceneItem, ctx: VectorContext): Prim[] {
       ];
       const text = str(shape.text);
       if (!text) return out;
-      const pad = Math.min(w, h) * STICKY_PAD;
-      const fontSize = fitFontSize(text, SANS, w - 2 * pad, h - 2 * pad, 10, 48);
-      const overflows = layoutText(text, SANS, fontSize, w - 2 * pad).height > h - 2 * pad;
-      const label = centredText(
-        text,
-        SANS,
-        fontSize,
-        x + pad,
-        y + pad,
-        w - 2 * pad,
-        h - 2 * pad,
-        stickyTextColor(shape.color),
-      );
-      out.push(overflows ? { t: 'clip', x, y, w, h, prims: [label] } : label);
+      const fitted = stickyText(text, SANS, x, y, w, h);
+      const label = centredText(fitted.layout, SANS, fitted.fontSize, fitted.box, stickyTextColor(shape.color));
+      out.push(fitted.overflows ? { t: 'clip', x, y, w, h, prims: [label] } : label);
       return out;
     }
     case 'text': {

@@ -24,6 +24,16 @@ export const converterEnvSchema = baseEnvSchema.extend({
   TOOL_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(30_000),
   /** largest image accepted, in megapixels */
   MAX_IMAGE_MEGAPIXELS: z.coerce.number().int().min(1).max(268).default(50),
+  /** the whole job (every tool): past it everything is killed and the document fails as too slow */
+  JOB_TIMEOUT_MS: z.coerce.number().int().min(1000).max(3_600_000).default(120_000),
+  /** auto: bubblewrap, else unshare + chroot (root), else none with a loud error log; or force one */
+  SANDBOX: z.enum(['auto', 'bwrap', 'unshare', 'none']).default('auto'),
+  /** uid/gid the tools run as when the worker runs as root */
+  SANDBOX_UID: z.coerce.number().int().min(1).max(4_294_967_294).default(65534),
+  /** image jobs (and profile pictures) converted at once; their own lane, never behind documents */
+  IMAGE_SLOTS: z.coerce.number().int().min(1).max(32).default(2),
+  /** documents converted at once (the office still takes one at a time; PDFs draw in parallel) */
+  DOCUMENT_SLOTS: z.coerce.number().int().min(1).max(32).default(2),
   /** processing reports per second at most */
   REPORTS_PER_SECOND: z.coerce.number().min(0.1).max(50).default(4),
 });

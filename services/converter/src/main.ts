@@ -1,8 +1,8 @@
 /**
  * Conversion worker bootstrap only: tracing (before ioredis/bullmq load), env, logger, object
  * store, NATS (to report to the files service), the converter (its LibreOffice warm when
- * OFFICE_WARM=1), the BullMQ worker on files-convert (concurrency 1: scale by replicas) and the
- * health server. No database: the files service keeps the state, this process only converts.
+ * OFFICE_WARM=1, every tool in the sandbox), the BullMQ worker on files-convert with its lanes
+ * (images apart from documents, one job per owner per lane: jobs/lanes.ts) and the health server. No database: the files service keeps the state, this process only converts.
  */
 import { startTracing } from '@wb/platform/tracing';
 const tracing = startTracing('converter');
@@ -20,11 +20,13 @@ import {
   runMain,
   startHealthServer,
 } from '@wb/platform';
+import { DelayedError } from 'bullmq';
 import { FILES_CONVERT_QUEUE } from '@wb/proto';
 import type { FilesConvertJob } from '@wb/proto';
 import { Converter } from './conversion';
 import { loadConverterEnv, objectStoreEnv } from './env';
 import { processConvertJob } from './jobs/convert';
+import { laneOf, Lanes } from './jobs/lanes';
 import { createConverterMetrics } from './metrics';
 
 /** the worker reports as the system, not as a person */
@@ -60,27 +62,47 @@ runMain('converter', async () => {
     },
     maxImagePixels: env.MAX_IMAGE_MEGAPIXELS * 1_000_000,
     toolTimeoutMs: env.TOOL_TIMEOUT_MS,
+    jobTimeoutMs: env.JOB_TIMEOUT_MS,
+    sandbox: env.SANDBOX,
+    sandboxUid: env.SANDBOX_UID,
   });
   lifecycle.onShutdown('converter', () => converter.close());
   await converter.whenReady();
 
   const metrics = createConverterMetrics(metricsRegistry);
   const queueOptions = { redisUrl: env.REDIS_URL, prefix: env.REDIS_PREFIX, log };
+  const lanes = new Lanes({ image: env.IMAGE_SLOTS, document: env.DOCUMENT_SLOTS });
   const worker = createWorker<FilesConvertJob>(
     FILES_CONVERT_QUEUE,
-    (job) =>
-      processConvertJob(job, {
-        store,
-        converter,
-        log,
-        metrics,
-        workDir: env.CONVERT_WORK_DIR,
-        reportIntervalMs: 1000 / env.REPORTS_PER_SECOND,
-        report: async (input) => {
-          await bus.request('files', 'conversion.report', input, SYSTEM_ACTOR, { timeoutMs: 10_000 });
-        },
-      }),
-    { ...queueOptions, concurrency: 1 },
+    async (job) => {
+      const data = (job.data ?? {}) as Partial<FilesConvertJob> & { ownerId?: unknown };
+      const lane = laneOf(data);
+      const owner =
+        typeof data.ownerId === 'number' || typeof data.ownerId === 'string' ? String(data.ownerId) : undefined;
+      const release = lanes.tryEnter(lane, owner);
+      if (!release) {
+        // lane full or this person already converting in it: back to the queue, the slot goes to someone else
+        metrics.sentBack.inc({ lane });
+        await job.moveToDelayed(Date.now() + 150, job.token);
+        throw new DelayedError();
+      }
+      try {
+        return await processConvertJob(job, {
+          store,
+          converter,
+          log,
+          metrics,
+          workDir: env.CONVERT_WORK_DIR,
+          reportIntervalMs: 1000 / env.REPORTS_PER_SECOND,
+          report: async (input) => {
+            await bus.request('files', 'conversion.report', input, SYSTEM_ACTOR, { timeoutMs: 10_000 });
+          },
+        });
+      } finally {
+        release();
+      }
+    },
+    { ...queueOptions, concurrency: lanes.concurrency },
   );
   // registered after the converter: it runs first, so the job in hand finishes before the office goes
   lifecycle.onShutdown('worker', () => worker.close());
@@ -109,5 +131,8 @@ runMain('converter', async () => {
   });
   lifecycle.onShutdown('health server', () => health.close());
   lifecycle.onShutdown('mark not ready', async () => health.setStopping());
-  log.info({ healthPort: health.port, warm: env.OFFICE_WARM }, 'converter ready');
+  log.info(
+    { healthPort: health.port, warm: env.OFFICE_WARM, sandbox: converter.sandbox.mode, lanes: lanes.slots },
+    'converter ready',
+  );
 });

@@ -10,6 +10,8 @@ export interface ConverterMetrics {
   duration: Histogram<'purpose' | 'kind'>;
   /** pages drawn */
   pages: Counter;
+  /** jobs sent back to the queue for a moment: their lane was full or their owner busy in it */
+  sentBack: Counter<'lane'>;
 }
 
 function histogram<L extends string>(
@@ -34,6 +36,12 @@ export function createConverterMetrics(registry: Registry): ConverterMetrics {
       'Conversion job duration',
       ['purpose', 'kind'],
       [0.05, 0.1, 0.25, 0.5, 1, 2, 3, 5, 10, 20, 30, 60, 120],
+    ),
+    sentBack: counter(
+      registry,
+      'converter_jobs_sent_back_total',
+      'Jobs sent back to the queue (lane full or owner busy)',
+      ['lane'],
     ),
     pages: pages ?? new Counter({ name: 'converter_pages_total', help: 'Document pages drawn', registers: [registry] }),
   };

@@ -3,7 +3,7 @@
  * with every input made here: normal documents and images, then the hostile corpus. After each
  * refusal the same converter still converts a normal document.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import sharp from 'sharp';
@@ -31,6 +31,7 @@ let converter: Converter;
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'wb-converter-test-'));
+  chmodSync(dir, 0o755); // the sandbox user walks through it to its job folders
   converter = new Converter({
     workDir: join(dir, 'work'),
     log,

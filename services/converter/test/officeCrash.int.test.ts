@@ -31,7 +31,11 @@ afterAll(async () => {
 async function convert(i: number, paragraphs: number): Promise<number> {
   const path = join(dir, `doc-${i}.docx`);
   writeFileSync(path, makeDocx(Array.from({ length: paragraphs }, (_, k) => `Document ${i} paragraph ${k}`)));
-  const result = await converter.convert({ path, format: 'docx' }, async () => undefined, () => undefined);
+  const result = await converter.convert(
+    { path, format: 'docx' },
+    async () => undefined,
+    () => undefined,
+  );
   return result.pages;
 }
 
@@ -55,7 +59,8 @@ it('an office killed while idle is replaced at once, before the next document', 
   const starts = converter.office.stats.starts;
   process.kill(pid, 'SIGKILL');
   const deadline = Date.now() + 30_000;
-  while (converter.office.stats.starts === starts && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+  while (converter.office.stats.starts === starts && Date.now() < deadline)
+    await new Promise((r) => setTimeout(r, 100));
   expect(converter.office.stats.starts).toBe(starts + 1);
   expect(await convert(9, 3)).toBe(1);
 });

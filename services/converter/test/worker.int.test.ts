@@ -5,7 +5,7 @@
  */
 import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { QueueEvents } from 'bullmq';
@@ -77,6 +77,7 @@ async function keysOf(prefix: string): Promise<string[]> {
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'wb-converter-worker-'));
+  chmodSync(dir, 0o755); // the sandbox user walks through it to its job folders
   store = new FsObjectStore(join(dir, 'files'));
   bus = await connectBus({
     url: DEFAULT_TEST_NATS_URL,

@@ -114,7 +114,8 @@ async function checkedInput(path: string, format: FileFormat, opts: ImageOptions
   if (!meta.width || !meta.height) throw new ConversionError(MESSAGES.damagedImage, 'no dimensions');
   if (format === 'svg') {
     const cost = svgFilterCost((input.source as Buffer).toString('utf8'), meta.width, meta.height);
-    if (cost > opts.maxSvgCost) throw new ConversionError(MESSAGES.imageTooCostly, `SVG filter cost ${cost.toExponential(2)}`);
+    if (cost > opts.maxSvgCost)
+      throw new ConversionError(MESSAGES.imageTooCostly, `SVG filter cost ${cost.toExponential(2)}`);
   }
   // the pixel limit applies per frame; a tall animation strip counts as the frame it shows
   if (meta.width * (meta.pageHeight ?? meta.height) > opts.maxPixels) {

@@ -39,7 +39,10 @@ async function main(): Promise<void> {
     }
   } catch (err) {
     if (err instanceof ConversionError) {
-      await writeFile(join(req.outDir, 'refusal.json'), JSON.stringify({ refused: err.message, detail: err.detail ?? null }));
+      await writeFile(
+        join(req.outDir, 'refusal.json'),
+        JSON.stringify({ refused: err.message, detail: err.detail ?? null }),
+      );
       process.exit(2);
     }
     throw err;

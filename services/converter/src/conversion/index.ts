@@ -4,7 +4,7 @@
  * `thumb`. Office formats go through the warm LibreOffice to PDF, EPUB through mutool, then the
  * PDF is drawn page by page. Every refusal is a ConversionError with a message for the person.
  */
-import { copyFile, link, mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
+import { chmod, copyFile, link, mkdir, mkdtemp, readFile, rm, stat } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { DOCUMENT_FORMATS, IMAGE_FORMATS, MAX_DOCUMENT_PAGES, THUMBNAIL_WIDTH } from '@wb/proto';
 import type { FileFormat } from '@wb/proto';
@@ -135,11 +135,24 @@ export class Converter {
       maxPages: maxPages + 1,
       log: opts.log.child({ component: 'office' }),
     });
-    this.ready = mkdir(opts.workDir, { recursive: true }).then(() => undefined);
+    this.ready = mkdir(opts.workDir, { recursive: true }).then(() => this.checkReachable());
     if (opts.office?.warm) {
       this.ready = this.ready.then(() =>
         this.office.warm().catch((err: unknown) => opts.log.error({ err }, 'LibreOffice did not start')),
       );
+    }
+  }
+
+  /** the sandbox user must walk to the job folders: every folder above them searchable by others */
+  private async checkReachable(): Promise<void> {
+    if (this.sandbox.runsAsUid === (process.getuid?.() ?? 0)) return;
+    await chmod(this.opts.workDir, 0o755);
+    for (let d = this.opts.workDir; d !== dirname(d); d = dirname(d)) {
+      if (((await stat(d)).mode & 0o001) === 0) {
+        throw new Error(
+          `CONVERT_WORK_DIR ${this.opts.workDir}: ${d} is not searchable by the sandbox user (uid ${this.sandbox.uid}); chmod o+x it or choose another folder`,
+        );
+      }
     }
   }
 
@@ -203,7 +216,10 @@ export class Converter {
       return await run(dir, original, deadline);
     } catch (err) {
       if (deadline.aborted && !(err instanceof ConversionError && err.message !== MESSAGES.damaged)) {
-        throw new ConversionError(MESSAGES.tooSlow, `job deadline of ${this.jobTimeoutMs} ms: ${(err as Error).message}`);
+        throw new ConversionError(
+          MESSAGES.tooSlow,
+          `job deadline of ${this.jobTimeoutMs} ms: ${(err as Error).message}`,
+        );
       }
       throw err;
     } finally {

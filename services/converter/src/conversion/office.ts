@@ -226,7 +226,9 @@ export class Office {
       this.pending.set(id, { resolve, reject });
       timer = setTimeout(() => {
         this.pending.delete(id);
-        reject(onTimeout ? onTimeout() : new OfficeUnavailableError(`LibreOffice did not answer within ${timeoutMs} ms`));
+        reject(
+          onTimeout ? onTimeout() : new OfficeUnavailableError(`LibreOffice did not answer within ${timeoutMs} ms`),
+        );
       }, timeoutMs);
       child.stdin!.write(`${JSON.stringify({ id, ...body })}\n`);
     }).finally(() => clearTimeout(timer));
@@ -261,10 +263,14 @@ export class Office {
           kill('deadline');
         };
         signal?.addEventListener('abort', onAbort, { once: true });
-        this.request({ input: source, output: target, pageRange: `1-${this.opts.maxPages}`, filter }, this.opts.timeoutMs, () => {
-          kill('timeout');
-          return new ConversionError(MESSAGES.tooSlow, `office timed out after ${this.opts.timeoutMs} ms`);
-        }).then(resolve, reject);
+        this.request(
+          { input: source, output: target, pageRange: `1-${this.opts.maxPages}`, filter },
+          this.opts.timeoutMs,
+          () => {
+            kill('timeout');
+            return new ConversionError(MESSAGES.tooSlow, `office timed out after ${this.opts.timeoutMs} ms`);
+          },
+        ).then(resolve, reject);
       });
       if (reply.dead) throw new OfficeUnavailableError(`LibreOffice died converting: ${reply.error ?? ''}`);
       if (!reply.ok) throw new ConversionError(MESSAGES.damaged, reply.error);

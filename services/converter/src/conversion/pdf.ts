@@ -135,7 +135,11 @@ export async function renderPages(
 ): Promise<Map<number, string>> {
   const root = join(dir, `p${first}`);
   try {
-    await runTool('pdftoppm', ['-f', String(first), '-l', String(last), '-r', String(dpi), path, root], toolLimits(opts, dir));
+    await runTool(
+      'pdftoppm',
+      ['-f', String(first), '-l', String(last), '-r', String(dpi), path, root],
+      toolLimits(opts, dir),
+    );
   } catch (err) {
     throw toolFailure(err);
   }

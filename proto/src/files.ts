@@ -242,5 +242,7 @@ export const filesConvertJobSchema = z.object({
   imageId: docIdSchema.optional(),
   format: z.enum(FILE_FORMATS),
   purpose: z.enum(['doc', 'displayImage']),
+  /** who uploaded it: the converter runs one job per owner at a time (issue 25 §2 fairness) */
+  ownerId: z.number().int().nonnegative().optional(),
 });
 export type FilesConvertJob = z.infer<typeof filesConvertJobSchema>;

@@ -1,5 +1,6 @@
 /**
- * Where toasts may sit (issue 26 #15): never over a toolbar. Toasts stack at the bottom of the
+ * Where floating messages may sit (issue 26 #15): toasts and the cookie banner never cover a
+ * toolbar. Where toasts may sit: Toasts stack at the bottom of the
  * window (the right-hand column on wide screens, the whole width on phones); every visible
  * toolbar (`[role="toolbar"]`, or anything marked `data-toast-avoid`) in the lower half of the
  * window whose box meets that column lifts them above it. No DOM here beyond reading boxes.
@@ -51,15 +52,49 @@ export function toastBottom(
   return Math.round(bottom);
 }
 
-export const OBSTACLE_SELECTOR = '[role="toolbar"], [data-toast-avoid]';
+/**
+ * The page's chrome: toolbars (the board's tool bar, zoom corner and selection bar, the
+ * dashboard's selection bar), the board's top bar, side panels and minimap, the app's header, and
+ * anything marked `data-toast-avoid`.
+ */
+export const OBSTACLE_SELECTOR =
+  '[role="toolbar"], [data-toast-avoid], .board-topbar, .board-panel, .minimap, header.topbar';
 
-/** the boxes of the visible obstacles in `root` */
-export function obstacleBoxes(root: ParentNode = document): Box[] {
+/** the boxes of the visible obstacles in `root`, except those inside `skip` (a selector) */
+export function obstacleBoxes(root: ParentNode = document, skip = '.toasts'): Box[] {
   const out: Box[] = [];
   for (const el of root.querySelectorAll<HTMLElement>(OBSTACLE_SELECTOR)) {
-    if (el.closest('.toasts')) continue;
+    if (el.closest(skip)) continue;
     const r = el.getBoundingClientRect();
     if (r.width > 0 && r.height > 0) out.push({ left: r.left, right: r.right, top: r.top, bottom: r.bottom });
   }
   return out;
+}
+
+const meets = (a: Box, b: Box, gap: number) =>
+  a.left < b.right + gap && b.left < a.right + gap && a.top < b.bottom + gap && b.top < a.bottom + gap;
+
+/**
+ * A place for a card of `size` that covers no obstacle: the lowest one, left before centre before
+ * right (the cookie banner's corner first), `margin` px from the window's edges and from every
+ * obstacle. Null when there is none (the caller keeps its default corner).
+ */
+export function freeSpot(
+  viewport: { width: number; height: number },
+  size: { width: number; height: number },
+  obstacles: readonly Box[],
+  margin = TOAST_MARGIN,
+  step = 8,
+): { left: number; top: number } | null {
+  const w = Math.min(size.width, viewport.width - 2 * margin);
+  const xs = [margin, Math.round((viewport.width - w) / 2), viewport.width - margin - w];
+  for (let top = viewport.height - margin - size.height; top >= margin; top -= step) {
+    for (const left of xs) {
+      const box = { left, right: left + w, top, bottom: top + size.height };
+      if (!obstacles.some((o) => o.bottom > o.top && o.right > o.left && meets(box, o, margin / 2))) {
+        return { left, top };
+      }
+    }
+  }
+  return null;
 }

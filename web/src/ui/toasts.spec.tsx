@@ -5,7 +5,7 @@ import { I18nextProvider } from 'react-i18next';
 import { makeStore } from '../app/store';
 import { i18n } from '../i18n/i18n';
 import { shownFor, Toasts } from './Toasts';
-import { PHONE_TOAST_DURATION_MS, toastBottom, toastColumn } from './toastPlacement';
+import { freeSpot, PHONE_TOAST_DURATION_MS, toastBottom, toastColumn } from './toastPlacement';
 import { notify, toastsReducer, TOAST_DURATION_MS } from './toastsSlice';
 import { reportError } from './reportError';
 
@@ -128,5 +128,29 @@ describe('toast placement (issue 26 #15): never over a toolbar', () => {
       bar.remove();
       jest.useRealTimers();
     }
+  });
+});
+
+describe('freeSpot: a card that covers no chrome (the cookie banner)', () => {
+  const card = { width: 374, height: 260 };
+  test('on a 390 px board: above the zoom corner and the tool bar, below the top bar', () => {
+    const viewport = { width: 390, height: 844 };
+    const obstacles = [
+      { left: 8, right: 382, top: 788, bottom: 836 }, // tool bar
+      { left: 144, right: 382, top: 735, bottom: 780 }, // zoom corner
+      { left: 8, right: 382, top: 8, bottom: 48 }, // top bar
+    ];
+    const spot = freeSpot(viewport, card, obstacles)!;
+    expect(spot.top + card.height).toBeLessThanOrEqual(735);
+    expect(spot.top).toBeGreaterThanOrEqual(48);
+  });
+  test('on a wide board: beside a tall tool bar on the left, at the bottom', () => {
+    const viewport = { width: 1440, height: 900 };
+    const spot = freeSpot(viewport, { width: 416, height: 200 }, [{ left: 8, right: 60, top: 56, bottom: 836 }])!;
+    expect(spot.left).toBeGreaterThan(60);
+    expect(spot.top + 200).toBe(900 - 16);
+  });
+  test('null when nothing is free', () => {
+    expect(freeSpot({ width: 390, height: 300 }, card, [{ left: 0, right: 390, top: 0, bottom: 300 }])).toBeNull();
   });
 });

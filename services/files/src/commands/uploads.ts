@@ -102,10 +102,10 @@ function addEntry(deps: FilesDeps, client: PoolClient, reg: Registration): Promi
 }
 
 /** the conversion of a stored original; a queue that cannot take it fails the upload cleanly */
-async function startConversion(deps: FilesDeps, docId: string, format: FileFormat): Promise<void> {
+async function startConversion(deps: FilesDeps, docId: string, format: FileFormat, ownerId: number): Promise<void> {
   try {
     const imageId = imageIdOf(deps.env.FILES_IMAGE_ID_SECRET, docId);
-    await deps.converter.enqueue({ docId, imageId, format, purpose: 'doc' });
+    await deps.converter.enqueue({ docId, imageId, format, purpose: 'doc', ownerId });
   } catch (err) {
     deps.log.error({ err, docId }, 'conversion could not be queued');
     await failConversion(deps, docId, 'The conversion could not be started, please try again');
@@ -160,7 +160,7 @@ export async function registerUpload(
     });
     if (result.convert) {
       deps.metrics.bytesStored.inc(input.size);
-      await startConversion(deps, docId, result.row.format);
+      await startConversion(deps, docId, result.row.format, callerId);
     } else {
       deps.metrics.dedupeHits.inc({ via: 'upload' });
     }

@@ -1,4 +1,5 @@
-import { useEffect, useId, useState } from 'react';
+import { useEffect, useId, useLayoutEffect, useRef, useState, type RefObject } from 'react';
+import { freeSpot, obstacleBoxes } from '../../ui/toastPlacement';
 import { useTranslation } from 'react-i18next';
 import {
   acceptAll,
@@ -16,6 +17,46 @@ import {
 
 const OPTIONAL: ConsentCategory[] = ['preferences', 'analytics', 'marketing'];
 
+/**
+ * The banner's place while it is shown (issue 26 #15): the lowest spot that covers none of the
+ * page's chrome (a board's tool bar, zoom corner, top bar, panels; the header), followed as that
+ * chrome appears or moves; the bottom-left corner when nothing is in the way or nothing is free.
+ */
+function useFreePlace(visible: boolean, ref: RefObject<HTMLElement | null>) {
+  const [place, setPlace] = useState<{ left: number; top: number } | null>(null);
+  useLayoutEffect(() => {
+    if (!visible) return;
+    let frame = 0;
+    const measure = () => {
+      frame = 0;
+      const el = ref.current;
+      if (!el) return;
+      const size = { width: el.offsetWidth, height: el.offsetHeight };
+      const viewport = { width: window.innerWidth, height: window.innerHeight };
+      const next = freeSpot(viewport, size, obstacleBoxes(document, '.consent, .toasts'));
+      setPlace((prev) => (prev?.left === next?.left && prev?.top === next?.top ? prev : next));
+    };
+    const schedule = () => {
+      if (!frame) frame = requestAnimationFrame(measure);
+    };
+    measure();
+    const observer = new MutationObserver(schedule);
+    observer.observe(document.body, {
+      childList: true,
+      subtree: true,
+      attributes: true,
+      attributeFilter: ['class', 'hidden'],
+    });
+    window.addEventListener('resize', schedule);
+    return () => {
+      observer.disconnect();
+      window.removeEventListener('resize', schedule);
+      if (frame) cancelAnimationFrame(frame);
+    };
+  }, [visible, ref]);
+  return place;
+}
+
 /** Slides in after 1 s when no choice is stored; the choice is stored and sent to the data layer. */
 export function CookieConsent() {
   const { t } = useTranslation();
@@ -24,6 +65,8 @@ export function CookieConsent() {
   const [selected, setSelected] = useState<Partial<ConsentChoice>>({});
   const titleId = useId();
   const signals = readPrivacySignals(navigator, window as { doNotTrack?: string });
+  const box = useRef<HTMLElement>(null);
+  const place = useFreePlace(visible, box);
 
   useEffect(() => {
     const stored = loadConsent(localStorage);
@@ -42,7 +85,14 @@ export function CookieConsent() {
   };
   const tracked = (c: ConsentCategory) => signals.doNotTrack && (c === 'analytics' || c === 'marketing');
   return (
-    <section className="consent" role="region" aria-labelledby={titleId}>
+    <section
+      ref={box}
+      className="consent"
+      role="region"
+      aria-labelledby={titleId}
+      data-toast-avoid=""
+      style={place ? { left: place.left, top: place.top, bottom: 'auto' } : undefined}
+    >
       <h2 id={titleId}>{t('consent.title')}</h2>
       <p>{t('consent.text')}</p>
       {showOptions ? (

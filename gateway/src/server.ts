@@ -24,6 +24,7 @@ import pino from 'pino';
 import { createApp } from './app';
 import { createAppServer, DEFAULT_SERVER_LIMITS } from './http/appServer';
 import { realtimeUpgradeHandler } from './realtime/upgrade';
+import proxyaddr from 'proxy-addr';
 import { isJanusPath, janusUpgradeHandler } from './calls/janusProxy';
 import { configFromEnv } from './config';
 import { loadFilesStoreOptions, loadGatewayEnv } from './env';
@@ -152,6 +153,8 @@ export async function runGateway(tracing: TracingHandle): Promise<void> {
       bus,
       secret: env.RT_SHARED_SECRET,
       nodeTtlMs: env.RT_NODE_TTL_MS,
+      // the address HTTP requests see (TRUST_PROXY): realtime caps guests per address with it
+      clientAddress: (req) => proxyaddr(req, app.get('trust proxy fn') as (addr: string, i: number) => boolean),
       log: log.child({ component: 'realtime-proxy' }),
     });
     const janusUpgrade = janusUpgradeHandler({

@@ -82,6 +82,14 @@ export const RT_LIMITS = {
   /** chat (SPEC C4): messages one person may send per window (token bucket: burst, then refill) */
   chatRateMessages: 5,
   chatRateWindowMs: 5000,
+  /**
+   * chat (SPEC C4): messages all the guests of one client address may send on one board per
+   * window, besides each guest's own bucket (a guest has no identity beyond the socket: without it
+   * opening sockets multiplied the rate). A classroom of guests behind one school address shares it.
+   */
+  guestChatPerAddressMessages: 10,
+  /** admission (SPEC J7): guest sockets one client address may hold on one board; more → 4430 */
+  guestSocketsPerAddress: 8,
   /** chat (SPEC C5): messages per history page */
   chatHistoryPage: 50,
 } as const;
@@ -121,6 +129,8 @@ export const RT_CLOSE = {
   PROTOCOL_VERSION: 4426,
   /** the client does not read fast enough (committed data is never dropped) */
   SLOW_CONSUMER: 4429,
+  /** SPEC J7: this client address already holds guestSocketsPerAddress guest sockets on the board (no reconnect) */
+  GUEST_LIMIT: 4430,
   /** unexpected server error: reconnect */
   INTERNAL: 4500,
 } as const;

@@ -31,6 +31,11 @@ export interface RealtimeUpgradeOptions {
   secret: string;
   /** a node without a heartbeat this long is dead (RT_NODE_TTL_MS of the nodes) */
   nodeTtlMs: number;
+  /**
+   * the client's address (the socket's, or the trusted proxies' X-Forwarded-For as for HTTP
+   * requests): signed into the actor as `ip`, so a browser cannot choose it (realtime SPEC A1, J7, C4)
+   */
+  clientAddress?(req: IncomingMessage): string | undefined;
   /** asks auth for the display names of signed-in users (`users.names`); without it none is signed */
   bus?: Pick<GatewayBus, 'request'>;
   log: Logger;
@@ -46,7 +51,7 @@ const NAME_LOOKUP_TIMEOUT_MS = 1000;
 /** base64url(JSON) "." base64url(HMAC-SHA256(secret, first part)) — realtime SPEC A1. */
 export function signRealtimeActor(
   secret: string,
-  actor: { userId: number; sessionId?: string; name?: string },
+  actor: { userId: number; sessionId?: string; name?: string; ip?: string },
   now: number,
   ttlMs = 60_000,
 ): string {
@@ -122,11 +127,15 @@ export function realtimeUpgradeHandler(
     const headers: Record<string, string | string[]> = {};
     for (const [k, v] of Object.entries(req.headers)) if (v !== undefined && !HOP_HEADERS.has(k)) headers[k] = v;
     // A5: the session id is sha256(token), the id auth's sessions.revoked broadcasts carry
+    const ip = opts.clientAddress?.(req)?.slice(0, 64);
     headers[REALTIME_ACTOR_HEADER] = signRealtimeActor(
       opts.secret,
-      session
-        ? { userId: session.userId, sessionId: session.sessionId, ...(name !== undefined ? { name } : {}) }
-        : { userId: 0 },
+      {
+        ...(session
+          ? { userId: session.userId, sessionId: session.sessionId, ...(name !== undefined ? { name } : {}) }
+          : { userId: 0 }),
+        ...(ip ? { ip } : {}),
+      },
       now(),
     );
     const upstream = http.request({

@@ -17,6 +17,7 @@ import type { EventEnvelope } from '@wb/proto';
 import { BoardPurgedProcessor } from '../src/processors/boardPurged';
 import { PgChatStore } from '../src/repositories/chat';
 import { SCHEMA } from '../src/repositories/journal';
+import { signActor } from '../src/server/actor';
 import { ChatTestClient } from '../src/testing/chatClient';
 import { connectClient } from '../src/testing/wsClient';
 import type { WsConnection } from '../src/testing/wsClient';
@@ -170,6 +171,66 @@ describe('board chat (SPEC C*)', () => {
     a.say('after the pause');
     await eventually(() => b.chat.length === 7, 10_000, 25, 'condition');
   }, 30_000);
+
+  it('C4/J7: guests cannot multiply the rate by opening sockets: one address shares a bucket, and its sockets are capped', async () => {
+    const board = await newBoard('view');
+    const gateway = stack.gatewayUrl.replace('http:', 'ws:');
+    const owner = new ChatTestClient(ownerId);
+    await enter(board, owner);
+    // five guest sockets through the gateway, as browsers open them; each claims another address
+    // (X-Forwarded-For is not trusted without TRUST_PROXY) and forges an actor header (replaced)
+    const forged = signActor(SECRET, { userId: 0, ip: '198.51.100.7' }, Date.now());
+    const guests: ChatTestClient[] = [];
+    for (let i = 0; i < 5; i++) {
+      const g = new ChatTestClient(0, `Guest ${i}`);
+      const conn = await connectClient(gateway, board, g, {
+        secret: SECRET,
+        actorHeader: forged,
+        headers: { 'x-forwarded-for': `203.0.113.${i + 1}` },
+      });
+      open.push(conn);
+      await eventually(() => g.inSync, 10_000, 25, 'guest in sync');
+      guests.push(g);
+    }
+    // 50 messages in 2.5 s, round robin over the five sockets (the probe: 25 went through)
+    const started = Date.now();
+    for (let i = 0; i < 50; i++) {
+      guests[i % 5]!.say(`spam ${i}`);
+      await sleep(50);
+    }
+    const elapsed = Date.now() - started;
+    await eventually(
+      () => guests.reduce((n, g) => n + g.errors.length, 0) + owner.chat.length >= 50,
+      10_000,
+      25,
+      'all answered',
+    );
+    // the address's bucket: a burst of 10, refilled at 10 per 5 s over the ~2.5 s
+    const allowed = RT_LIMITS.guestChatPerAddressMessages * (1 + elapsed / RT_LIMITS.chatRateWindowMs);
+    expect(owner.chat.length).toBeLessThanOrEqual(Math.ceil(allowed));
+    expect(owner.chat.length).toBeGreaterThanOrEqual(RT_LIMITS.guestChatPerAddressMessages);
+    const refusals = guests.flatMap((g) => g.errors);
+    expect(refusals.every((e) => e.code === 'chat_rate_limited')).toBe(true);
+    expect(refusals.some((e) => /guests of your network/.test(e.message))).toBe(true);
+    // a signed-in user on the same address is not limited by the guests' bucket
+    owner.say('the owner still speaks');
+    await eventually(() => owner.chat.some((m) => m.text === 'the owner still speaks'), 10_000, 25, 'owner spoke');
+
+    // J7: up to guestSocketsPerAddress guest sockets from one address; the next is closed 4430
+    for (let i = guests.length; i < RT_LIMITS.guestSocketsPerAddress; i++) {
+      const g = new ChatTestClient(0, `Guest ${i}`);
+      open.push(await connectClient(gateway, board, g, { secret: SECRET, actorHeader: null }));
+      await eventually(() => g.inSync, 10_000, 25, 'guest in sync');
+    }
+    const extra = new ChatTestClient(0, 'One too many');
+    const refused = await connectClient(gateway, board, extra, { secret: SECRET, actorHeader: null });
+    open.push(refused);
+    expect(await refused.closed).toEqual({ code: RT_CLOSE.GUEST_LIMIT, reason: 'too many guests from this address' });
+    // the cap is per address and board: another board admits the same address
+    const other = new ChatTestClient(0, 'Elsewhere');
+    open.push(await connectClient(gateway, await newBoard('view'), other, { secret: SECRET, actorHeader: null }));
+    await eventually(() => other.inSync, 10_000, 25, 'guest on another board');
+  }, 60_000);
 
   it('C6: the owner deletes any message, an author their own, nobody else; a guest only from its socket', async () => {
     const owner = new ChatTestClient(ownerId);

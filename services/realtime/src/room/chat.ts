@@ -19,7 +19,7 @@ export interface ChatHost {
   peerList(): Peer[];
 }
 
-/** C4: one bucket per person (user id; a guest per connection), refilled continuously */
+/** C4: one bucket per person (user id; a guest per connection) and per guest address, refilled continuously */
 interface Bucket {
   tokens: number;
   at: number;
@@ -126,23 +126,38 @@ export class RoomChat {
     })();
   }
 
-  /** C4: token bucket per person: a burst of chatRateMessages, then one per window/messages */
+  /**
+   * C4: token bucket per person (a burst of chatRateMessages, then one per window/messages), and
+   * for a guest also one per client address on this board (guestChatPerAddressMessages): opening
+   * more sockets does not multiply a guest's rate. Both must have a token; both are spent.
+   */
   private take(peer: Peer): void {
-    const key = peer.identity.guest ? `g${peer.id}` : `u${peer.identity.userId}`;
+    const { chatRateMessages, chatRateWindowMs: windowMs, guestChatPerAddressMessages } = RT_LIMITS;
+    const { guest, userId, address } = peer.identity;
+    const buckets = [this.bucket(guest ? `g${peer.id}` : `u${userId}`, chatRateMessages, windowMs)];
+    if (guest && address !== undefined) buckets.push(this.bucket(`a${address}`, guestChatPerAddressMessages, windowMs));
+    const empty = buckets.find((b) => b.tokens < 1);
+    if (empty) {
+      const waitMs = Math.ceil(((1 - empty.tokens) * windowMs) / empty.cap);
+      if (empty !== buckets[0]) this.metrics?.event('guest_address_limited');
+      throw new ChatRuleError(
+        'chat_rate_limited',
+        empty === buckets[0]
+          ? `C4: at most ${empty.cap} messages per ${windowMs / 1000} s; try again in ${Math.ceil(waitMs / 1000)} s`
+          : `C4: the guests of your network may send at most ${empty.cap} messages per ${windowMs / 1000} s together; try again in ${Math.ceil(waitMs / 1000)} s`,
+      );
+    }
+    for (const b of buckets) b.tokens -= 1;
+  }
+
+  /** the bucket `key`, refilled up to now */
+  private bucket(key: string, cap: number, windowMs: number): Bucket & { cap: number } {
     const now = this.clock.now();
-    const { chatRateMessages: cap, chatRateWindowMs: windowMs } = RT_LIMITS;
     const b = this.buckets.get(key) ?? { tokens: cap, at: now };
     b.tokens = Math.min(cap, b.tokens + ((now - b.at) * cap) / windowMs);
     b.at = now;
     this.buckets.set(key, b);
-    if (b.tokens < 1) {
-      const waitMs = Math.ceil(((1 - b.tokens) * windowMs) / cap);
-      throw new ChatRuleError(
-        'chat_rate_limited',
-        `C4: at most ${cap} messages per ${windowMs / 1000} s; try again in ${Math.ceil(waitMs / 1000)} s`,
-      );
-    }
-    b.tokens -= 1;
+    return Object.assign(b, { cap });
   }
 
   private sentOf(peer: Peer): Set<number> {

@@ -68,6 +68,8 @@ export interface PeerIdentity {
   guest: boolean;
   access: BoardAccess;
   readOnlyReason: (typeof READ_ONLY_REASONS)[number] | null;
+  /** the client address the gateway signed (A1): guests are admitted (J7) and rate-limited (C4) per address */
+  address?: string;
 }
 export interface JournalEntry {
   hash: string;

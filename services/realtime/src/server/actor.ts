@@ -1,6 +1,6 @@
 /**
  * The signed actor header the gateway puts on a proxied upgrade (SPEC A1):
- *   x-wb-actor: base64url(JSON {userId, name?, sessionId?, exp}) "." base64url(HMAC-SHA256(secret, first part))
+ *   x-wb-actor: base64url(JSON {userId, name?, sessionId?, ip?, exp}) "." base64url(HMAC-SHA256(secret, first part))
  * `exp` is a ms timestamp (the gateway signs with a short lifetime, e.g. 60 s). HMAC rather than
  * trusting loopback: nodes and gateways run on different hosts in Kubernetes.
  */
@@ -11,6 +11,8 @@ export const signedActorSchema = z.object({
   userId: z.number().int().min(0),
   name: z.string().max(200).optional(),
   sessionId: z.string().max(128).optional(),
+  /** the client's address as the gateway saw it (J7, C4: guests per address); absent outside the gateway */
+  ip: z.string().max(64).optional(),
   exp: z.number().int(),
 });
 export type SignedActor = z.infer<typeof signedActorSchema>;

@@ -34,6 +34,11 @@ import type { SignedActor } from './actor';
 import { startHeartbeat } from './heartbeat';
 import type { HeartbeatMetrics } from './heartbeat';
 
+/** J7: open guest sockets of one client address in a room */
+export function guestsFrom(peers: readonly Peer[], address: string): number {
+  return peers.filter((p) => p.identity.guest && !p.closed && p.identity.address === address).length;
+}
+
 export interface AccessChecker {
   check(boardId: string, actor: RequestActor): Promise<AccessCheckReply>;
 }
@@ -255,6 +260,11 @@ export async function startWsServer(opts: WsServerOptions): Promise<RunningWsSer
       const guest = actor.userId === 0;
       const r = opened.room.room;
       if (r.closed) return ws.close(RT_CLOSE.ROOM_MOVED, 'room moved');
+      // J7: guests have no identity beyond the socket: cap their sockets per client address
+      if (guest && actor.ip !== undefined && guestsFrom(r.peerList(), actor.ip) >= RT_LIMITS.guestSocketsPerAddress) {
+        log.info({ boardId, limit: RT_LIMITS.guestSocketsPerAddress }, 'guest refused: too many from one address (J7)');
+        return ws.close(RT_CLOSE.GUEST_LIMIT, 'too many guests from this address');
+      }
       const p = r.join(
         socketAdapter(ws),
         {
@@ -263,6 +273,7 @@ export async function startWsServer(opts: WsServerOptions): Promise<RunningWsSer
           guest,
           access: reply.access,
           readOnlyReason: reply.readOnlyReason,
+          ...(actor.ip !== undefined ? { address: actor.ip } : {}),
         },
         { fresh: hello.fresh === true, render: hello.render === true },
       );

@@ -451,7 +451,8 @@ function hasLabel(shape: ShapeRecord): boolean {
 /**
  * Is world point p on the shape (within `tolerance` world units)? Strokes: near the path (half
  * the drawn width added); closed shapes: inside when filled or labelled, else near the outline;
- * boxes (sticky, text, formula, graph, image, document page): inside the box.
+ * boxes (sticky, text, formula, graph, image, document page): inside the box. `area`: a closed
+ * shape's inside counts whatever its fill (what a connector binds to: bindsShape).
  */
 export function hitsShape(
   shape: ShapeRecord,
@@ -459,6 +460,7 @@ export function hitsShape(
   bounds: Rect,
   p: Point,
   tolerance: number,
+  area = false,
 ): boolean {
   if (p.x < bounds.minX - tolerance || p.x > bounds.maxX + tolerance) return false;
   if (p.y < bounds.minY - tolerance || p.y > bounds.maxY + tolerance) return false;
@@ -466,7 +468,7 @@ export function hitsShape(
   const q = unrotate(g.box, p);
   if (g.path) {
     const local = { x: q.x - shape.x, y: q.y - shape.y };
-    if (g.closed && isFilled(shape) && pointInPolygon(local, g.path)) return true;
+    if (g.closed && (area || isFilled(shape)) && pointInPolygon(local, g.path)) return true;
     return distanceToPolyline(local, g.path, g.closed) <= tolerance + g.reach;
   }
   const { box } = g;
@@ -474,10 +476,26 @@ export function hitsShape(
   const ly = q.y - box.y;
   if (g.outline) {
     const local = { x: lx, y: ly };
-    if ((isFilled(shape) || hasLabel(shape)) && insideOutline(shape, local, box)) return true;
+    if ((area || isFilled(shape) || hasLabel(shape)) && insideOutline(shape, local, box)) return true;
     return distanceToPolyline(local, g.outline, true) <= tolerance + g.reach;
   }
   return lx >= -tolerance && ly >= -tolerance && lx <= box.w + tolerance && ly <= box.h + tolerance;
+}
+
+/**
+ * Does a connector end at world point p bind to the shape? Every kind but connectors (they follow,
+ * they do not lead), on its outline or anywhere inside it, whatever its fill (issue 26 #4: an
+ * outline rectangle binds as a filled one does, as in tldraw and Excalidraw); open strokes near
+ * their path.
+ */
+export function bindsShape(
+  shape: ShapeRecord,
+  points: Float32Array,
+  bounds: Rect,
+  p: Point,
+  tolerance: number,
+): boolean {
+  return shape.kind !== 'connector' && hitsShape(shape, points, bounds, p, tolerance, true);
 }
 
 function insideOutline(shape: ShapeRecord, p: Point, box: LocalBox): boolean {

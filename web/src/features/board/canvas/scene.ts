@@ -343,6 +343,20 @@ export class Scene {
     return null;
   }
 
+  /** every shape at world point p by `hits` (e.g. geometry.bindsShape), top-most first */
+  allAt(p: Point, tolerance: number, hits: typeof hitsShape): SceneItem[] {
+    const found = this.index().search({
+      minX: p.x - tolerance,
+      minY: p.y - tolerance,
+      maxX: p.x + tolerance,
+      maxY: p.y + tolerance,
+    });
+    if (found.length === 0) return [];
+    this.order();
+    found.sort((a, b) => b.item.rank - a.item.rank);
+    return found.map((e) => e.item).filter((it) => hits(it.shape, it.points, it.bounds, p, tolerance));
+  }
+
   /** shapes entirely inside a world rectangle, bottom to top */
   inside(rect: Rect): SceneItem[] {
     return this.candidates(rect).filter((it) => contains(rect, it.bounds));

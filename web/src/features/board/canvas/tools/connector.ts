@@ -1,24 +1,39 @@
 /**
  * Connector (issue 13): press on a shape (or empty space), release on another shape (or empty
- * space): one `connector` bound to the shapes under its ends (fromId / toId, anchors 'auto'), its
- * end points on their boxes (bindings.connectorEndpoints), so it follows them from then on. The
- * shape under the pointer is highlighted as the target while dragging and hovering.
+ * space; a shape's inside counts whatever its fill: targetAt): one `connector` bound to the shapes
+ * under its ends (fromId / toId, anchors 'auto'), its end points on their boxes
+ * (bindings.connectorEndpoints), so it follows them from then on. The shape under the pointer is
+ * highlighted as the target while dragging and hovering.
  */
 import type { ConnectorShape, ShapeRecord } from '@wb/proto';
 import { putShape } from '../../realtime/boardDoc';
 import type { Point } from '../camera';
 import { connectorEndpoints, connectorGeometry } from '../editor/bindings';
+import { bindsShape, hitsShape, localBox } from '../geometry';
 import type { Tool, ToolHost, ToolPointer } from './types';
 
 const HIT_TOLERANCE = 6;
 const CLICK_SLOP = 3;
 
-/** shapes a connector can bind to: not connectors themselves (they follow, they do not lead) */
-function targetAt(p: Point, host: ToolHost, except?: string): ShapeRecord | null {
-  const hit = host.scene.hitTest(p, HIT_TOLERANCE / host.zoom());
-  const s = hit?.shape;
-  if (!s || s.kind === 'connector' || s.id === except) return null;
-  return s;
+/**
+ * The shape a connector end at p binds to (issue 26 #4, as tldraw and Excalidraw): any shape but a
+ * connector whose outline or inside holds p, whatever its fill (geometry.bindsShape). Of the shapes
+ * down to the top-most one hit on its outline or filled area (sticky notes, text and other boxes
+ * are areas), the smallest wins: an empty frame drawn round a note leaves the note its binding, an
+ * empty circle drawn on a note takes it inside itself.
+ */
+export function targetAt(p: Point, host: Pick<ToolHost, 'scene' | 'zoom'>, except?: string): ShapeRecord | null {
+  const tolerance = HIT_TOLERANCE / host.zoom();
+  let best: { shape: ShapeRecord; area: number } | null = null;
+  for (const it of host.scene.allAt(p, tolerance, bindsShape)) {
+    if (it.shape.id === except) continue;
+    const box = localBox(it.shape, it.points);
+    const area = Math.abs(box.w * box.h);
+    if (!best || area < best.area) best = { shape: it.shape, area };
+    // the first shape hit on its outline or filled area: nothing below it binds
+    if (hitsShape(it.shape, it.points, it.bounds, p, tolerance)) break;
+  }
+  return best?.shape ?? null;
 }
 
 /**

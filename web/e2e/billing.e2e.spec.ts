@@ -272,6 +272,11 @@ maybe('billing end to end', () => {
     await page.getByLabel('Street address').fill('Narva mnt 1');
     await page.getByTestId('sum-total').filter({ hasText: '€372.00' }).waitFor(); // 25 € × 12, 24 % VAT
     await page.getByTestId('sum-today').filter({ hasText: '€0.00' }).waitFor();
+    await page
+      .getByTestId('sum-total-label')
+      .filter({ hasText: /^First charge on / })
+      .waitFor();
+    await shoot(page, 'issue26-checkout-in-trial');
     await page.getByLabel('Test card that is accepted').check();
     await page.getByRole('button', { name: 'Add card' }).click();
     await page.waitForURL(/\/settings\/subscription$/);

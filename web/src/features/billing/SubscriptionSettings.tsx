@@ -325,16 +325,17 @@ function Summary({
         <>
           <dt>{t('sum.today')}</dt>
           <dd data-testid="sum-today">{eur(0)}</dd>
-          <dt>{t('sum.firstCharge')}</dt>
-          <dd data-testid="sum-first-charge">{formatDate(trialEnds, i18n.language)}</dd>
         </>
       ) : null}
       <dt>{t('sum.net', { count: q.months })}</dt>
       <dd data-testid="sum-net">{eur(q.netCents)}</dd>
       <dt>{q.vatApplies ? t('sum.vat', { rate: q.vatRate }) : t('sum.noVat')}</dt>
       <dd data-testid="sum-vat">{eur(q.vatCents)}</dd>
-      <dt>
-        <strong>{t('sum.total')}</strong>
+      <dt data-testid="sum-total-label">
+        {/* during a trial the total is the first charge, on the trial's last day */}
+        <strong>
+          {trialEnds ? t('sum.firstCharge', { date: formatDate(trialEnds, i18n.language) }) : t('sum.total')}
+        </strong>
       </dt>
       <dd data-testid="sum-total">
         <strong>{eur(q.grossCents)}</strong>

@@ -328,7 +328,7 @@ test('upgrade during a card-less trial: nothing today, the first charge when the
   const end = trialEndText(cardLessTrial.first_billing_date);
   expect(screen.getByTestId('trial-checkout-note').textContent).toContain(`when the trial ends on ${end}`);
   expect(screen.getByTestId('sum-today').textContent).toBe('€0.00');
-  expect(screen.getByTestId('sum-first-charge').textContent).toBe(end);
+  expect(screen.getByTestId('sum-total-label').textContent).toBe(`First charge on ${end}`);
   expect(screen.getByRole('button', { name: 'Add card' })).toBeTruthy();
 });
 

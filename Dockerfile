@@ -54,13 +54,14 @@ EXPOSE 8080 9000
 ENTRYPOINT ["node", "--enable-source-maps"]
 
 # --- the conversion worker's system packages: headless LibreOffice (office formats → PDF; python3-uno
-# for its warm process), poppler (PDF → page rasters), mupdf (EPUB), and metric-compatible fonts so
+# for its warm process), poppler (PDF → page rasters), mupdf (EPUB), bubblewrap (the sandbox every
+# conversion tool runs in), and metric-compatible fonts so
 # documents keep their layout. A layer of its own, rebuilt only when this list changes.
 FROM ${NODE_IMAGE} AS converter-os
 RUN apt-get update -q \
  && apt-get install -y -q --no-install-recommends \
       libreoffice-writer-nogui libreoffice-calc-nogui libreoffice-impress-nogui python3-uno \
-      poppler-utils mupdf-tools fonts-dejavu-core fonts-liberation2 fonts-crosextra-carlito fonts-crosextra-caladea \
+      poppler-utils mupdf-tools bubblewrap fonts-dejavu-core fonts-liberation2 fonts-crosextra-carlito fonts-crosextra-caladea \
  && rm -rf /var/lib/apt/lists/*
 
 # --- the conversion worker's image: `docker build --target converter -t whiteboard-converter .`

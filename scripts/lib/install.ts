@@ -105,6 +105,8 @@ export const CONVERTER_PACKAGES: ReadonlyArray<{ pkg: string; file: string }> = 
   { pkg: 'python3-uno', file: '/usr/lib/python3/dist-packages/uno.py' },
   { pkg: 'poppler-utils', file: '/usr/bin/pdftoppm' },
   { pkg: 'mupdf-tools', file: '/usr/bin/mutool' },
+  // the sandbox every conversion tool runs in (issue 25 §1)
+  { pkg: 'bubblewrap', file: '/usr/bin/bwrap' },
 ];
 
 export function missingConverterPackages(exists: (file: string) => boolean = existsSync): string[] {

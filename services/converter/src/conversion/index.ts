@@ -5,7 +5,7 @@
  * PDF is drawn page by page. Every refusal is a ConversionError with a message for the person.
  */
 import { chmod, copyFile, link, mkdir, mkdtemp, readFile, rm, stat } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
+import { dirname, join, sep } from 'node:path';
 import { DOCUMENT_FORMATS, IMAGE_FORMATS, MAX_DOCUMENT_PAGES, THUMBNAIL_WIDTH } from '@wb/proto';
 import type { FileFormat } from '@wb/proto';
 import type { Logger } from '@wb/platform';
@@ -62,7 +62,8 @@ export interface ConverterOptions {
 /** what a conversion may see of the image child's own code: its folder and sharp's packages */
 function imageChildFiles(): { script: string; ro: string[] } {
   const script = join(__dirname, '..', '..', 'dist', 'conversion', 'imageChild.js');
-  const modules = dirname(dirname(require.resolve('sharp/package.json')));
+  const entry = require.resolve('sharp');
+  const modules = entry.slice(0, entry.lastIndexOf(`${sep}node_modules${sep}`) + `${sep}node_modules`.length);
   const ro = [dirname(script), ...['sharp', '@img', 'detect-libc', 'semver'].map((m) => join(modules, m))];
   return { script, ro };
 }

@@ -83,6 +83,20 @@ maybe('board chrome (issue 26)', () => {
     await a.waitForTimeout(700);
     expect(await a.locator('.tool-flyout > .tooltip-anchor > [role="tooltip"]').count()).toBe(0);
     expect(await uncovered(a, '.flyout-menu [data-tool="rectangle"]')).toBe(true);
+    // a shape's own tooltip opens above the row: it covers no other shape
+    await a.locator('.flyout-menu [data-tool="ellipse"]').hover();
+    const tip = a.locator('.flyout-menu [role="tooltip"]');
+    await tip.waitFor();
+    const tipBox = (await tip.boundingBox())!;
+    for (const id of ['rectangle', 'triangle', 'star', 'arrow']) {
+      const b = (await a.locator(`.flyout-menu [data-tool="${id}"]`).boundingBox())!;
+      const overlaps =
+        tipBox.x < b.x + b.width &&
+        b.x < tipBox.x + tipBox.width &&
+        tipBox.y < b.y + b.height &&
+        b.y < tipBox.y + tipBox.height;
+      expect([id, overlaps]).toEqual([id, false]);
+    }
     await a.screenshot({ path: join(SHOTS, 'chrome-flyout-1440.png') });
     await a.keyboard.press('Escape');
 

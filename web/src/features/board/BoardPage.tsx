@@ -22,6 +22,8 @@ import { guestLock, useGetBoardQuery } from './guestAccess';
 import { LockScreen } from './LockScreen';
 import { BoardClient } from './realtime/boardClient';
 import { loadAutomerge } from './realtime/loadAutomerge';
+import { attachBrowserLifecycle } from './realtime/browserLifecycle';
+import { IndexedDbChangeStore, outboxKey } from './realtime/changeStore';
 import { boardSocketUrl, WebSocketTransport } from './realtime/transport';
 import './board.css';
 
@@ -69,13 +71,20 @@ export function BoardPage({ match, url }: PageProps) {
             userId,
             name,
             engine: loadAutomerge(),
+            // SPEC K4: unsent changes are kept on this device (per board and person) until saved
+            store: IndexedDbChangeStore.create(outboxKey(boardId, userId, name)),
           }),
     [boardId, userId, name],
   );
   useEffect(() => {
     if (!client) return;
     client.start();
-    return () => client.stop();
+    // SPEC K3/K4: reconnect at once when the network is back, ask before leaving unsent changes
+    const detach = attachBrowserLifecycle(client);
+    return () => {
+      detach();
+      client.stop();
+    };
   }, [client]);
 
   useEffect(() => {

@@ -274,7 +274,8 @@ describe('reconnect and resend (S2, H2, C)', () => {
     current = second;
     first.closeAll(RT_CLOSE.ROOM_MOVED);
     await settle();
-    expect(client.getSnapshot()).toMatchObject({ status: 'reconnecting', saveState: 'reconnecting' });
+    // K2: cut off with a change unsent: "offline", never "saving"
+    expect(client.getSnapshot()).toMatchObject({ status: 'reconnecting', saveState: 'offline' });
     expect(timers.pending[0]).toBeLessThanOrEqual(100); // 4412: at once
     timers.advance(100);
     await settle();
@@ -309,8 +310,9 @@ describe('reconnect and resend (S2, H2, C)', () => {
     await settle();
     server.closeAll(1006);
     await settle();
+    expect(client.getSnapshot().saveState).toBe('reconnecting'); // nothing unsent
     expect(client.change((d) => putShape(d, pen('offline', 7)))).not.toBeNull();
-    expect(client.getSnapshot().saveState).toBe('reconnecting');
+    expect(client.getSnapshot().saveState).toBe('offline');
     timers.advance(10_000);
     await settle();
     expect(server.shapeIds()).toEqual(['offline']);

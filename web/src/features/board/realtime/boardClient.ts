@@ -17,6 +17,7 @@ import {
   MSG,
   REALTIME_PROTOCOL_VERSION,
   RT_CLOSE,
+  RT_HEARTBEAT,
   RT_LIMITS,
   splitFrame,
 } from '@wb/proto';
@@ -25,13 +26,15 @@ import { getShape, isReady, touchedShapeIds, type BoardDoc } from './boardDoc';
 import { EphemeralOutbox, RemoteEphemeral } from './ephemeral';
 import { decodeBoardInfo, decodePresence, decodeRtError, decodeSaved, decodeWelcome } from './messages';
 import { renderRecords } from './renderFrame';
+import type { ChangeStore } from './changeStore';
 import type { Connection, Transport } from './transport';
 import { browserTimers, type Timers } from './timers';
 
 /** Lock screens (product spec §2 "board lock screens"). */
 export type LockReason = 'restricted' | 'notFound' | 'readOnlyPlan' | 'reload' | 'error' | 'unauthenticated';
 export type ConnectionStatus = 'connecting' | 'syncing' | 'live' | 'reconnecting' | 'locked' | 'stopped';
-export type SaveState = 'saved' | 'saving' | 'reconnecting';
+/** offline: not connected with own changes unsent (kept on this device, K4); reconnecting: nothing unsent */
+export type SaveState = 'saved' | 'saving' | 'reconnecting' | 'offline';
 
 /** What the client does after a close code (SPEC close-code table). */
 export type CloseAction =
@@ -132,10 +135,25 @@ export interface BoardClientOptions {
    * shown, and the frames that need the document wait.
    */
   engine?: Promise<unknown>;
+  /**
+   * K4: where unsent changes outlive the tab (IndexedDB in the browser: changeStore.ts). Its
+   * changes are loaded on start, applied after the first SYNCED and sent like any unsaved change.
+   */
+  store?: ChangeStore | null;
+  /** K1–K3: watch the connection for silence (default on) */
+  heartbeat?: boolean;
 }
 
 /** S9: how long the DOC waits after a RENDER for a view to paint it (none may be mounted yet) */
 const PREVIEW_HOLD_MS = 2000;
+
+/** K2: how often the connection's silence is looked at */
+const WATCH_EVERY_MS = 1000;
+/** K3: a wake-up probes a live-looking connection only when it has been quiet this long */
+const WAKE_QUIET_MS = 1000;
+/** K2: the code a connection given up for silence is handled with (as a network loss) */
+const RT_CLOSE_SILENT = 1006;
+const PING_FRAME = new Uint8Array([MSG.PING]);
 
 /** feature frames kept for listeners that are not there yet (the newest state wins anyway) */
 const FEATURE_BACKLOG_MAX = 64;
@@ -162,6 +180,8 @@ export class BoardClient {
   /** bumped per connection: events of an old connection are ignored */
   private generation = 0;
   private inSync = false;
+  /** the current connection reached SYNCED (K2: the shorter deadline applies from then) */
+  private everInSyncHere = false;
   private everLive = false;
   private attempts = 0;
   private reconnectTimer: unknown = null;
@@ -170,6 +190,13 @@ export class BoardClient {
   readonly pending = new Map<string, Uint8Array>();
   /** own unsaved changes kept across a document drop (D7), applied again after the next sync */
   private carryOver: Uint8Array[] = [];
+  /** K2: when the current connection last gave a sign of life (opened, or any frame) */
+  private lastHeard = 0;
+  private pingedAt = 0;
+  /** K3: a probe's deadline (online / focus with a connection that looks live), else null */
+  private probeUntil: number | null = null;
+  private watchTimer: unknown = null;
+  private storeLoaded = false;
   readonly remote = new RemoteEphemeral();
   readonly outbox: EphemeralOutbox;
   private snapshot: BoardSnapshot = {
@@ -201,6 +228,7 @@ export class BoardClient {
     this.random = opts.random ?? Math.random;
     this.outbox = new EphemeralOutbox((kind, bytes) => this.sendEphemeral(kind, bytes), this.timers);
     this.engineReady = !opts.engine;
+    this.loadStored();
     if (this.engineReady) this.startEngine();
     else
       opts.engine!.then(
@@ -210,6 +238,65 @@ export class BoardClient {
         },
         () => undefined, // the page shows that the editor failed to load
       );
+  }
+
+  /** K4: the changes a previous tab left unsent join this one's (after the sync, like D7's carry-over) */
+  private loadStored(): void {
+    const store = this.opts.store;
+    if (!store) {
+      this.storeLoaded = true;
+      return;
+    }
+    store.load().then(
+      (changes) => {
+        this.storeLoaded = true;
+        if (this.stopped && this.generation > 0) return;
+        const fresh: Uint8Array[] = [];
+        for (const bytes of changes) {
+          let hash: string;
+          try {
+            hash = A.decodeChange(bytes).hash;
+          } catch {
+            continue; // unreadable: nothing to send
+          }
+          if (this.pending.has(hash)) continue;
+          this.pending.set(hash, bytes);
+          fresh.push(bytes);
+        }
+        if (!fresh.length) return;
+        this.carryOver.push(...fresh);
+        if (this.inSync) this.applyCarryOver();
+        this.update({});
+      },
+      (err: unknown) => {
+        this.storeLoaded = true;
+        console.warn('board outbox unreadable', err);
+      },
+    );
+  }
+
+  /** apply the carried-over changes (D7, K4) to a ready document and send every unsaved change (S2) */
+  private applyCarryOver(): void {
+    if (this.carryOver.length && isReady(this.doc)) {
+      const before = A.getHeads(this.doc);
+      [this.doc] = A.applyChanges(
+        this.doc,
+        this.carryOver.map((b) => b.slice()),
+      );
+      this.carryOver = [];
+      this.afterRemote(before, true);
+      if (this.pending.size) this.sendChanges([...this.pending.values()]);
+    }
+  }
+
+  /** K4: own changes not yet saved (the page asks before it is left while there are some) */
+  hasUnsent(): boolean {
+    return this.pending.size > 0 || this.carryOver.length > 0;
+  }
+
+  /** the outbox has been read (K4; tests, and nothing to wait for without a store) */
+  get outboxLoaded(): boolean {
+    return this.storeLoaded;
   }
 
   private startEngine(): void {
@@ -281,12 +368,15 @@ export class BoardClient {
     const next = { ...this.snapshot, ...patch };
     const live = next.status === 'live' || next.status === 'syncing';
     next.pending = this.pending.size;
+    // K2: cut off with changes unsent is "offline" (they are kept on this device), never "saving"
     next.saveState =
-      !live && (this.everLive || this.pending.size > 0)
-        ? 'reconnecting'
-        : this.pending.size > 0 || this.carryOver.length > 0
-          ? 'saving'
-          : 'saved';
+      !live && this.hasUnsent() && (this.everLive || next.status === 'reconnecting')
+        ? 'offline'
+        : !live && (this.everLive || this.pending.size > 0)
+          ? 'reconnecting'
+          : this.hasUnsent()
+            ? 'saving'
+            : 'saved';
     const w = next.welcome;
     next.readOnlyCause = this.boardFull
       ? 'boardFull'
@@ -320,6 +410,7 @@ export class BoardClient {
     this.stopped = true;
     if (this.reconnectTimer !== null) this.timers.clearTimeout(this.reconnectTimer);
     this.reconnectTimer = null;
+    this.stopWatch();
     this.generation++;
     this.conn?.close(1000, 'bye');
     this.conn = null;
@@ -337,9 +428,13 @@ export class BoardClient {
     this.releaseHold();
     if (this.engineReady) this.syncState = A.initSyncState();
     this.update({ status: this.everLive ? 'reconnecting' : 'connecting' });
+    this.lastHeard = this.timers.now();
+    this.pingedAt = 0;
+    this.probeUntil = null;
     this.conn = this.opts.transport.connect({
       onOpen: (info) => {
         if (gen !== this.generation) return;
+        this.lastHeard = this.timers.now();
         if (info?.greeted) return; // an early socket said it (S9): as this client would, fresh
         // S6: with no document yet, a recent whole one first (shared with every other joiner),
         // and S9: its shapes as plain records before it, to paint while it loads
@@ -353,6 +448,9 @@ export class BoardClient {
       },
       onFrame: (frame) => {
         if (gen !== this.generation) return;
+        this.lastHeard = this.timers.now();
+        this.probeUntil = null;
+        if (frame.length === 1 && frame[0] === MSG.PONG) return; // K2: only a sign of life
         this.inbox.push(frame);
         this.drain();
       },
@@ -362,6 +460,73 @@ export class BoardClient {
         this.handleClose(code);
       },
     });
+    this.startWatch();
+  }
+
+  // ------------------------------------------------------------------------------------------
+  // heartbeat and network events (SPEC K2, K3)
+
+  private startWatch(): void {
+    if (this.opts.heartbeat === false || this.watchTimer !== null) return;
+    this.watchTimer = this.timers.setTimeout(() => {
+      this.watchTimer = null;
+      this.watch();
+    }, WATCH_EVERY_MS);
+  }
+
+  private stopWatch(): void {
+    if (this.watchTimer !== null) this.timers.clearTimeout(this.watchTimer);
+    this.watchTimer = null;
+  }
+
+  /** K2: a connection silent past its deadline (or a failed K3 probe) is given up and replaced */
+  private watch(): void {
+    if (!this.conn || this.stopped) return;
+    const now = this.timers.now();
+    const silent = now - this.lastHeard;
+    const deadMs = this.everInSyncHere ? RT_HEARTBEAT.clientDeadMs : RT_HEARTBEAT.clientJoinDeadMs;
+    if (silent >= deadMs || (this.probeUntil !== null && now >= this.probeUntil)) {
+      this.dropConnection(RT_CLOSE_SILENT);
+      return;
+    }
+    if (silent >= RT_HEARTBEAT.clientIdleMs && this.pingedAt <= this.lastHeard && this.snapshot.welcome) this.ping();
+    this.startWatch();
+  }
+
+  private ping(): void {
+    this.pingedAt = this.timers.now();
+    this.conn?.send(PING_FRAME);
+  }
+
+  /**
+   * K3: the network may be back (the browser's `online`, the tab focused or shown): reconnect at
+   * once instead of at the next backoff step; a connection that looks live but has been quiet is
+   * asked (PING) and given up when nothing comes back within `clientProbeMs`.
+   */
+  wake(): void {
+    if (this.stopped || this.snapshot.status === 'locked') return;
+    if (this.reconnectTimer !== null) {
+      this.timers.clearTimeout(this.reconnectTimer);
+      this.attempts = 0;
+      this.connect();
+      return;
+    }
+    if (!this.conn || !this.snapshot.welcome || this.probeUntil !== null) return;
+    const now = this.timers.now();
+    if (now - this.lastHeard < WAKE_QUIET_MS) return;
+    this.probeUntil = now + RT_HEARTBEAT.clientProbeMs;
+    this.ping();
+    this.stopWatch();
+    this.watchTimer = this.timers.setTimeout(() => {
+      this.watchTimer = null;
+      this.watch();
+    }, RT_HEARTBEAT.clientProbeMs);
+  }
+
+  /** K3: the browser lost the network: the socket is useless now (Chromium freezes it) */
+  networkLost(): void {
+    if (this.stopped || !this.conn || this.snapshot.status === 'locked') return;
+    this.dropConnection(RT_CLOSE_SILENT);
   }
 
   /** S9: a view has painted the render snapshot: the document behind it may load now */
@@ -403,6 +568,9 @@ export class BoardClient {
 
   private handleClose(code: number): void {
     this.inSync = false;
+    this.everInSyncHere = false;
+    this.probeUntil = null;
+    this.stopWatch();
     this.outbox.reset();
     this.remote.clear();
     for (const fn of this.ephemeralListeners) fn();
@@ -501,7 +669,9 @@ export class BoardClient {
         return;
       }
       case MSG.SAVED: {
-        for (const h of decodeSaved(payload)) this.pending.delete(h);
+        const saved = decodeSaved(payload);
+        for (const h of saved) this.pending.delete(h);
+        this.opts.store?.remove(saved);
         this.update({});
         return;
       }
@@ -543,16 +713,14 @@ export class BoardClient {
 
   private onSynced(): void {
     this.inSync = true;
+    this.everInSyncHere = true;
     this.attempts = 0;
     this.everLive = true;
-    if (this.carryOver.length && isReady(this.doc)) {
-      const before = A.getHeads(this.doc);
-      [this.doc] = A.applyChanges(this.doc, this.carryOver);
-      this.carryOver = [];
-      this.afterRemote(before, true);
-    }
+    // D7, K4: changes carried over (a dropped document, a previous tab) join the document now
+    const carried = this.carryOver.length > 0 && isReady(this.doc);
+    this.applyCarryOver();
     // S2: everything of ours not yet saved; the server ignores what it has
-    if (this.pending.size) this.sendChanges([...this.pending.values()]);
+    if (!carried && this.pending.size) this.sendChanges([...this.pending.values()]);
     this.update({ status: 'live', ready: isReady(this.doc) });
   }
 
@@ -593,6 +761,7 @@ export class BoardClient {
     }
     this.pending.clear();
     for (const [h, b] of keep) this.pending.set(h, b);
+    this.opts.store?.remove(refused);
     this.carryOver = keep.map(([, b]) => b);
     this.doc = A.init<BoardDoc>();
     this.docChanged({ all: true });
@@ -658,6 +827,7 @@ export class BoardClient {
     // the change for its hash costs ~1 ms on a big board)
     const hash = after.length === 1 ? after[0]! : A.decodeChange(change).hash;
     this.pending.set(hash, change);
+    this.opts.store?.put(hash, change); // K4: kept until SAVED, across a closed tab
     if (this.inSync) this.sendChanges([change]);
     else this.pushSync();
     this.docChanged({ all: false, ids: touchedShapeIds(A.diff(this.doc, before, after)) });

@@ -57,6 +57,7 @@ interface Peer {
   /** hashes received and not yet acknowledged (held while autoSave is off) */
   unsaved: string[];
   frames: Uint8Array[];
+  frozen?: boolean;
 }
 
 export interface MemoryServerOptions {
@@ -76,6 +77,15 @@ export class MemoryServer {
   renders = false;
   /** accept connections; false: close every new one with this code right after opening */
   refuseWith: number | null = null;
+  /** K2: PING frames received */
+  pings = 0;
+  /**
+   * K2: the connections open now freeze (a half-open socket): what they send is taken and nothing
+   * reaches them, and nobody closes them. New connections work.
+   */
+  freeze(): void {
+    for (const p of this.livePeers) p.frozen = true;
+  }
   private nextPeer = 1;
   /** every CHANGES item received (for "re-sent" assertions) */
   readonly received: string[] = [];
@@ -162,7 +172,7 @@ export class MemoryServer {
   }
 
   private send(peer: Peer, frame: Uint8Array): void {
-    if (!peer.open) return;
+    if (!peer.open || peer.frozen) return;
     peer.frames.push(frame);
     queueMicrotask(() => peer.open && peer.handlers.onFrame(frame));
   }
@@ -191,6 +201,12 @@ export class MemoryServer {
 
   private receive(peer: Peer, frame: Uint8Array): void {
     const { type, payload } = splitFrame(frame);
+    if (type === MSG.PING) {
+      this.pings++;
+      if (!peer.frozen) this.send(peer, new Uint8Array([MSG.PONG])); // K2
+      return;
+    }
+    if (peer.frozen) return; // K2: a frozen connection: nothing comes back
     switch (type) {
       case MSG.HELLO: {
         const hello = JSON.parse(new TextDecoder().decode(payload)) as {

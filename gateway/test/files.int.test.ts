@@ -13,6 +13,7 @@ import { crc32, deflateSync } from 'node:zlib';
 import { afterAll, beforeAll, expect, it } from '@jest/globals';
 import { eventually, givePlan, signUp, startStack } from '@wb/platform/testing';
 import type { RunningStack } from '@wb/platform/testing';
+import { imageUrl } from '@wb/proto';
 
 let stack: RunningStack;
 let filesDir: string;
@@ -77,13 +78,17 @@ it('uploads, converts, serves, dedupes and downloads an image', async () => {
     headers: { cookie: ada.browser.cookieHeader(), 'x-csrf-token': ada.browser.cookie('csrf-token')! },
     body: form,
   });
-  const doc = (await up.json()) as { id: string; name: string; size: number; isImage: number };
+  const doc = (await up.json()) as { id: string; name: string; size: number; isImage: number; imageId: string };
   expect(up.status).toBe(200);
   expect(doc).toMatchObject({ id: sha, name: 'Ünterricht.png', size: bytes.length, isImage: 1 });
 
   // the worker converts it; the browser polls GET /api/docs/{id}
   await eventually(async () => (await ada.browser.get(`/api/docs/${sha}`)).body?.status === 'ready', 30_000, 200);
-  const thumb = await fetch(`${stack.gatewayUrl}/images/${sha}-thumb.webp`);
+  // issue 25 §4: the image URL a viewer sees is named by the image id, not the SHA-256
+  const thumbUrl = imageUrl(doc.imageId, 'thumb');
+  expect(thumbUrl).not.toContain(sha);
+  expect((await fetch(`${stack.gatewayUrl}/images/${sha}-thumb.webp`)).status).toBe(404);
+  const thumb = await fetch(`${stack.gatewayUrl}${thumbUrl}`);
   const webp = Buffer.from(await thumb.arrayBuffer());
   expect(thumb.status).toBe(200);
   expect(thumb.headers.get('content-type')).toBe('image/webp');
@@ -91,13 +96,33 @@ it('uploads, converts, serves, dedupes and downloads an image', async () => {
   expect(webp.subarray(0, 4).toString('latin1')).toBe('RIFF');
   expect(webp.subarray(8, 12).toString('latin1')).toBe('WEBP');
 
-  // a second person: the hash is known, so only POST /api/docs/add (no upload)
+  // issue 25 §4: someone who knows only the hash can neither add nor download the original
+  const eve = await signUp(stack.gatewayUrl, 'Eve Hash');
+  await givePlan(stack, eve.id, 'standard');
+  const probe = await eve.browser.get(`/api/docs/${sha}`);
+  expect(probe.body).toMatchObject({ id: sha, name: '', imageId: '' });
+  expect(await eve.browser.post('/api/docs/add', { docId: sha, name: 'stolen.png' })).toMatchObject({
+    status: 404,
+    body: { code: 'ERR_NOT_FOUND' },
+  });
+  const guess = { nonce: probe.body.challenge.nonce, digest: sha };
+  expect((await eve.browser.post('/api/docs/add', { docId: sha, name: 's.png', proof: guess })).status).toBe(404);
+  const stolen = await fetch(`${stack.gatewayUrl}/api/docs/${sha}/original`, {
+    headers: { cookie: eve.browser.cookieHeader() },
+  });
+  expect(stolen.status).toBe(404);
+
+  // a second person who holds the file: hash, answer the challenge, POST /api/docs/add (no upload)
   const known = await bob.browser.get(`/api/docs/${sha}`);
   expect(known.status).toBe(200);
   expect(known.body).toMatchObject({ id: sha });
-  const added = await bob.browser.post('/api/docs/add', { docId: sha, name: 'photo.png' });
+  const challenge = known.body.challenge as { nonce: string; ranges: { start: number; end: number }[] };
+  const digest = createHash('sha256').update(challenge.nonce, 'utf8');
+  for (const r of challenge.ranges) digest.update(bytes.subarray(r.start, r.end));
+  const proof = { nonce: challenge.nonce, digest: digest.digest('hex') };
+  const added = await bob.browser.post('/api/docs/add', { docId: sha, name: 'photo.png', proof });
   expect(added.status).toBe(200);
-  expect(added.body).toMatchObject({ id: sha, name: 'photo.png' });
+  expect(added.body).toMatchObject({ id: sha, name: 'photo.png', imageId: doc.imageId });
 
   const original = await fetch(`${stack.gatewayUrl}/api/docs/${sha}/original`, {
     headers: { cookie: bob.browser.cookieHeader() },

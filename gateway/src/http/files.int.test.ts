@@ -3,14 +3,24 @@
  * through the real app over a fake files service and a real filesystem object store.
  */
 import { createHash, randomBytes } from 'node:crypto';
+import { execFile } from 'node:child_process';
 import { request as httpRequest } from 'node:http';
+import { promisify } from 'node:util';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import request from 'supertest';
-import { AppError, displayImageKey, displayImageUrl, docPageKey, imageKey, originalKey } from '@wb/proto';
+import {
+  AppError,
+  findInputProblem,
+  displayImageKey,
+  displayImageUrl,
+  docPageKey,
+  imageKey,
+  originalKey,
+} from '@wb/proto';
 import { FsObjectStore } from '@wb/platform';
 import { buildOpenApi } from '../openapi';
 import { serviceRoutes } from '../routes';
@@ -20,6 +30,7 @@ import type { Harness } from '../testing/harness';
 import { contentDisposition, ImageCache, parseRange } from './fileServe';
 import { uploadName } from './upload';
 
+const execFileAsync = promisify(execFile);
 const DOC = 'a'.repeat(64);
 const OTHER = 'b'.repeat(64);
 const BOARD = 'Board1234567890abcdefg';
@@ -162,7 +173,6 @@ describe('POST /docs', () => {
       code: 'ERR_MAX_STORAGE_REACHED',
       statusCode: 403,
     });
-    expect(res.headers.connection).toBe('close');
     const [check] = h.bus.callsOf('files', 'upload.check');
     expect(check!.input).toEqual({ purpose: 'doc', size: expect.any(Number), boardId: BOARD });
     expect((check!.input as { size: number }).size).toBeGreaterThan(64 * 1024);
@@ -323,6 +333,72 @@ describe('POST /docs', () => {
     expect(res.body).toEqual({ message: 'Unsupported file', code: 'ERR_UNSUPPORTED_FILE', statusCode: 415 });
     expect(await waitNoStaging()).toEqual([]);
   });
+});
+
+describe('refused uploads get their answer (issue 25 §5)', () => {
+  /**
+   * 30 multipart POSTs of 4 MB by a guest, one after the other, from Node's http client in its own
+   * process (in this process the server and the client share one event loop and the race that
+   * lost answers cannot happen). Prints the statuses, or 'lost:<code>' when the connection broke
+   * before the answer was read.
+   */
+  const NODE_CLIENT = `
+    const http = require('node:http');
+    const bytes = require('node:crypto').randomBytes(4 * 1024 * 1024);
+    const head = Buffer.from('--b0\\r\\nContent-Disposition: form-data; name="file"; filename="big.bin"\\r\\n\\r\\n');
+    const body = Buffer.concat([head, bytes, Buffer.from('\\r\\n--b0--\\r\\n')]);
+    const one = () => new Promise((resolve) => {
+      let answered = false;
+      const req = http.request(process.argv[1] + '/docs', { method: 'POST', headers: {
+        'content-type': 'multipart/form-data; boundary=b0', 'content-length': String(body.length) } });
+      req.on('response', (res) => { answered = true; res.resume(); resolve(res.statusCode); });
+      req.on('error', (err) => { if (!answered) resolve('lost:' + err.code); });
+      req.end(body);
+    });
+    (async () => { const out = []; for (let i = 0; i < 30; i++) out.push(await one()); console.log(JSON.stringify(out)); })();
+  `;
+
+  it('30 refused 4 MB guest uploads from Node clients all read their 4xx', async () => {
+    const { stdout } = await execFileAsync(process.execPath, ['-e', NODE_CLIENT, base], { timeout: 50_000 });
+    const results = JSON.parse(stdout) as (number | string)[];
+    expect(results.filter((r) => typeof r === 'string')).toEqual([]);
+    expect(results).toEqual(Array(30).fill(403));
+  }, 60_000);
+
+  it('a client that keeps sending past the drain budget is cut off (the server does not read a refused body for ever)', async () => {
+    const { cookie, csrf } = await login();
+    maxBytes = 1024;
+    const boundary = 'wbBoundary' + randomBytes(8).toString('hex');
+    const started = Date.now();
+    const outcome = await new Promise<{ status?: number; closedAfterMs: number }>((resolve) => {
+      let status: number | undefined;
+      const req = httpRequest(`${base}/docs`, {
+        method: 'POST',
+        agent: false,
+        headers: {
+          cookie,
+          'x-csrf-token': csrf,
+          'content-type': `multipart/form-data; boundary=${boundary}`,
+          'transfer-encoding': 'chunked',
+        },
+      });
+      req.on('response', (res) => {
+        status = res.statusCode;
+        res.resume();
+      });
+      const chunk = randomBytes(64 * 1024);
+      // sends without end: only the server can stop it
+      const timer = setInterval(() => req.write(chunk), 5);
+      req.on('close', () => {
+        clearInterval(timer);
+        resolve({ status, closedAfterMs: Date.now() - started });
+      });
+      req.on('error', () => {});
+      req.write(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="x.bin"\r\n\r\n`);
+    });
+    expect(outcome.status).toBe(403);
+    expect(outcome.closedAfterMs).toBeLessThan(10_000);
+  }, 20_000);
 });
 
 describe('POST /display-image', () => {
@@ -566,6 +642,12 @@ describe('helpers', () => {
     expect(uploadName(undefined)).toBe('file');
     expect(uploadName('  \u0000 ')).toBe('file');
     expect(uploadName(' a.pdf ')).toBe('a.pdf');
+    // issue 25 §5: 255 UTF-16 units are cut at a code-point boundary, never inside a surrogate pair
+    const long = 'a'.repeat(254) + '😀'.repeat(3);
+    expect(uploadName(long)).toBe('a'.repeat(254));
+    expect(uploadName('a'.repeat(253) + '😀😀')).toBe('a'.repeat(253) + '😀');
+    expect(uploadName('😀'.repeat(200))).toHaveLength(254);
+    expect(findInputProblem(uploadName(long))).toBeNull();
     expect(parseRange('bytes=-4', 10)).toEqual({ start: 6, end: 9 });
     expect(parseRange('bytes=8-', 10)).toEqual({ start: 8, end: 9 });
     expect(parseRange('bytes=10-', 10)).toBe('bad');

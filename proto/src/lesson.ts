@@ -15,6 +15,11 @@ import { z } from 'zod';
 export const LESSON_FEATURE = 'collaborationControls' as const;
 /** a timer is at most 24 h long */
 export const LESSON_MAX_TIMER_MS = 24 * 60 * 60 * 1000;
+/**
+ * LS2: a timer that ran out shows 00:00 (the end signal: a sound and a flash) this long, then goes
+ * away for everyone (the node clears it to LESSON_IDLE_TIMER; a reload after that shows none)
+ */
+export const LESSON_TIMER_ENDED_SHOW_MS = 5000;
 /** LS12: after a failover the presenter gets the presentation back when they reconnect within this */
 export const LESSON_PRESENTER_RESUME_MS = 30_000;
 
@@ -22,7 +27,8 @@ const finite = z.number().finite();
 
 /** client → server: LESSON_TIMER */
 export const lessonTimerSchema = z.strictObject({
-  action: z.enum(['set', 'start', 'pause', 'reset', 'addMinute']),
+  /** `stop`: the timer goes away for everyone (idle, no length: LESSON_IDLE_TIMER), whatever its state */
+  action: z.enum(['set', 'start', 'pause', 'reset', 'addMinute', 'stop']),
   /** `set` (and optionally `start`): the countdown's length */
   durationMs: z.number().int().min(1000).max(LESSON_MAX_TIMER_MS).optional(),
 });

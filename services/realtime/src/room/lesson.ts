@@ -14,6 +14,7 @@ import {
   LESSON_IDLE_TIMER,
   LESSON_MAX_TIMER_MS,
   LESSON_PRESENTER_RESUME_MS,
+  LESSON_TIMER_ENDED_SHOW_MS,
   lessonGatherSchema,
   lessonPresentSchema,
   lessonTimerSchema,
@@ -68,6 +69,8 @@ export class RoomLesson {
   private readonly viewports = new Map<Peer, LessonRect>();
   /** LS3: timer and presentation requests apply in arrival order (each may wait for the plan) */
   private queue: Promise<unknown> = Promise.resolve();
+  /** LS2: when the running timer ran out (its 00:00 is shown until LESSON_TIMER_ENDED_SHOW_MS later) */
+  private endedAt: number | null = null;
   /** bumped on every timer change: a restore that finishes later must not undo one (LS9) */
   private timerVersion = 0;
   /** bumped when a presentation starts or ends: a restore that finishes later must not bring one back */
@@ -165,9 +168,16 @@ export class RoomLesson {
       this.savePresenter(null);
     }
     const t = this.timer;
-    if (t.state === 'running' && t.endsAt !== undefined && this.opts.clock.now() >= t.endsAt) {
+    const now = this.opts.clock.now();
+    if (t.state === 'running' && t.endsAt !== undefined && now >= t.endsAt) {
+      // the end signal: 00:00 for everyone (clients beep and flash on it) ...
       this.setTimer({ state: 'idle', remainingMs: 0, durationMs: t.durationMs });
+      this.endedAt = now;
       this.opts.metrics?.event('timer.ended');
+    } else if (this.endedAt !== null && now - this.endedAt >= LESSON_TIMER_ENDED_SHOW_MS) {
+      // ... then it goes away (saved too: a reload or a late joiner gets no timer)
+      this.setTimer({ ...LESSON_IDLE_TIMER });
+      this.opts.metrics?.event('timer.cleared');
     }
   }
 
@@ -215,6 +225,11 @@ export class RoomLesson {
           break;
         case 'reset':
           next = { state: 'idle', remainingMs: t.durationMs, durationMs: t.durationMs };
+          break;
+        case 'stop':
+          // stop/hide: the timer goes away for everyone, whatever its state
+          if (t.state === 'idle' && t.durationMs === 0) return;
+          next = { ...LESSON_IDLE_TIMER };
           break;
         case 'addMinute': {
           const remaining = Math.min(LESSON_MAX_TIMER_MS, left + MINUTE_MS);
@@ -352,6 +367,7 @@ export class RoomLesson {
 
   private setTimer(next: LessonTimerState): void {
     this.timer = next;
+    this.endedAt = null;
     this.timerVersion++;
     this.broadcast();
     this.persist('timer', (store, boardId) => store.save(boardId, next));
@@ -386,8 +402,13 @@ export class RoomLesson {
         if (back) this.resumeLater(back);
       }
       if (!timer || timerVersion !== this.timerVersion) return;
+      // a timer that ended while no node served the board (or one saved at 00:00 before LS2's
+      // clearing) is over: none is shown
+      const over =
+        (timer.state === 'running' && timer.endsAt !== undefined && this.opts.clock.now() >= timer.endsAt) ||
+        (timer.state === 'idle' && timer.durationMs > 0 && timer.remainingMs === 0);
+      if (over) return this.setTimer({ ...LESSON_IDLE_TIMER });
       this.timer = timer;
-      this.tick(); // ended while no node served the board
       this.broadcast();
     } catch (err) {
       this.opts.log.error({ err, boardId: this.host.boardId }, 'lesson state restore failed');

@@ -3,7 +3,7 @@
  * presentation button, banner and presenter outline, following a person, and the owner's
  * "bring everyone to me". Mounted by BoardSession; talks to the editor through EditorApi only.
  */
-import { useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
 import { useTranslation } from 'react-i18next';
 import { LocateFixed, Presentation, Timer as TimerIcon } from 'lucide-react';
 import type { ViewportPayload } from '@wb/proto';
@@ -106,6 +106,7 @@ export function LessonButtons({
   const { model } = lesson;
   const view = useSyncExternalStore(model.subscribe, model.getView);
   const [open, setOpen] = useState(false);
+  const close = useCallback(() => setOpen(false), []);
   const paid = view.state.paid !== false;
   const presenting = model.presenting();
   const someoneElse = view.state.presenter !== null && !presenting;
@@ -124,7 +125,7 @@ export function LessonButtons({
             <TimerIcon {...ICON_PROPS} size={16} />
             <span className="chip-text">{t('lesson.timer')}</span>
           </button>
-          {open ? <TimerControl model={model} onClose={() => setOpen(false)} /> : null}
+          {open ? <TimerControl model={model} onClose={close} /> : null}
         </div>
       ) : null}
       {canControl || presenting ? (
@@ -182,8 +183,26 @@ function TimerControl({ model, onClose }: { model: LessonModel; onClose: () => v
   const [minutes, setMinutes] = useState(5);
   const view = useSyncExternalStore(model.subscribe, model.getView);
   const running = view.state.timer.state === 'running';
+  const shown = !(view.state.timer.state === 'idle' && view.state.timer.durationMs === 0);
+  const box = useRef<HTMLDivElement>(null);
+  // a popover: it closes when anything else is pressed (another panel, menu or the board) and on Escape
+  useEffect(() => {
+    const onDown = (e: PointerEvent): void => {
+      const t = e.target as Node | null;
+      if (t && !box.current?.parentElement?.contains(t)) onClose();
+    };
+    const onKey = (e: KeyboardEvent): void => {
+      if (e.key === 'Escape') onClose();
+    };
+    document.addEventListener('pointerdown', onDown, true);
+    document.addEventListener('keydown', onKey);
+    return () => {
+      document.removeEventListener('pointerdown', onDown, true);
+      document.removeEventListener('keydown', onKey);
+    };
+  }, [onClose]);
   return (
-    <div className="lesson-timer-control" role="dialog" aria-label={t('lesson.timer')}>
+    <div ref={box} className="lesson-timer-control" role="dialog" aria-label={t('lesson.timer')}>
       <label>
         {t('lesson.minutes')}
         <input
@@ -227,6 +246,19 @@ function TimerControl({ model, onClose }: { model: LessonModel; onClose: () => v
         <button type="button" data-action="timer-add" onClick={() => model.timer({ action: 'addMinute' })}>
           {t('lesson.addMinute')}
         </button>
+        {shown ? (
+          <button
+            type="button"
+            data-action="timer-stop"
+            onClick={() => {
+              // LS2 stop: the timer goes away for everyone
+              model.timer({ action: 'stop' });
+              onClose();
+            }}
+          >
+            {t('lesson.stop')}
+          </button>
+        ) : null}
         <button type="button" onClick={onClose}>
           {t('lesson.close')}
         </button>

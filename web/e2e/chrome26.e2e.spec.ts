@@ -24,9 +24,7 @@ async function chromeControls(page: Page): Promise<Array<Box & { what: string }>
   return page.evaluate(() => {
     const out: Array<{ x: number; y: number; width: number; height: number; what: string }> = [];
     const scope = '[role="toolbar"], .board-topbar, .board-panel, .minimap';
-    for (const el of document.querySelectorAll<HTMLElement>(
-      `:is(${scope}) :is(button, a, input, select), .minimap`,
-    )) {
+    for (const el of document.querySelectorAll<HTMLElement>(`:is(${scope}) :is(button, a, input, select), .minimap`)) {
       const r = el.getBoundingClientRect();
       if (r.width === 0 || r.height === 0) continue;
       if (r.right < 0 || r.left > innerWidth || r.bottom < 0 || r.top > innerHeight) continue;
@@ -175,7 +173,10 @@ maybe('issue 26: board chrome, dashboard and files', () => {
     expect(await byName.getAttribute('aria-pressed')).toBe('true');
     await page.setViewportSize({ width: 1440, height: 900 });
     await page.screenshot({ path: join(SHOTS, 'issue26-files-1440.png') });
-    await page.getByRole('button', { name: /Upload/ }).first().click();
+    await page
+      .getByRole('button', { name: /Upload/ })
+      .first()
+      .click();
     const prompt = page.getByRole('dialog');
     await prompt.getByText('Upload your own files').waitFor();
     await page.waitForTimeout(300);
@@ -215,7 +216,9 @@ maybe('issue 26: the team page', () => {
       const page = await context.newPage();
       page.setDefaultTimeout(30_000);
       await signUpAsTeacher(page, stack.gatewayUrl, 'Stan Starter');
-      const email = await page.evaluate(async () => ((await (await fetch('/api/user')).json()) as { email: string }).email);
+      const email = await page.evaluate(
+        async () => ((await (await fetch('/api/user')).json()) as { email: string }).email,
+      );
 
       // the checkout with an organisation, paid with the accepted test card
       await page.goto(`${stack.gatewayUrl}/settings/subscription/upgrade`);

@@ -65,6 +65,7 @@ runMain('converter', async () => {
     jobTimeoutMs: env.JOB_TIMEOUT_MS,
     sandbox: env.SANDBOX,
     sandboxUid: env.SANDBOX_UID,
+    imageSlots: env.IMAGE_SLOTS,
   });
   lifecycle.onShutdown('converter', () => converter.close());
   await converter.whenReady();

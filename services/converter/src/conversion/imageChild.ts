@@ -1,15 +1,18 @@
 /**
- * The image rasteriser as a child process (issue 25 §1, §2): sharp/libvips and librsvg parse
- * untrusted bytes, so they run here, in the sandbox (only the job's folder in view), under the
- * job's deadline, a CPU-time and an address-space limit, instead of inside the worker.
+ * The image rasteriser as a sandboxed child process (issue 25 §1, §2): sharp/libvips and librsvg
+ * parse untrusted bytes, so they run here, in the sandbox (only the image inbox in view), under
+ * an address-space and a CPU-time limit, instead of inside the worker. The child stays warm
+ * (starting Node and loading libvips costs more than a small image) and takes one request at a
+ * time over stdin; a request past its time has the child killed (imagePool.ts).
  *
- *   node imageChild.js <json>   json: { op: 'convert' | 'square', input, format, outDir, opts }
+ *   node imageChild.js        stdin: {"id", "op": "convert" | "square", "input", "format", "outDir", "opts"}
+ *                             stdout: {"id", "ok": true} | {"id", "refused": message, "detail"} | {"id", "error"}
  *
- * Writes `full.webp` + `thumb.webp` (convert) or `square.webp` (square) to `outDir`; a refusal
- * writes `refusal.json` (`{"refused": message, "detail": …}`) to `outDir` and exits 2.
+ * Writes `full.webp` + `thumb.webp` (convert) or `square.webp` (square) to `outDir`.
  */
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { createInterface } from 'node:readline';
 import sharp from 'sharp';
 import type { FileFormat } from '@wb/proto';
 import { ConversionError } from './errors';
@@ -17,6 +20,7 @@ import { convertImage, squareImage } from './image';
 import type { ImageOptions } from './image';
 
 export interface ImageChildRequest {
+  id: number;
   op: 'convert' | 'square';
   input: string;
   format: FileFormat;
@@ -24,11 +28,15 @@ export interface ImageChildRequest {
   opts: ImageOptions;
 }
 
-async function main(): Promise<void> {
-  // one job per process: no cache to keep, one thread is enough (the worker runs several children)
-  sharp.cache(false);
-  sharp.concurrency(1);
-  const req = JSON.parse(process.argv[2] ?? '{}') as ImageChildRequest;
+export interface ImageChildReply {
+  id: number;
+  ok?: true;
+  refused?: string;
+  detail?: string | null;
+  error?: string;
+}
+
+async function handle(req: ImageChildRequest): Promise<ImageChildReply> {
   try {
     if (req.op === 'square') {
       await writeFile(join(req.outDir, 'square.webp'), await squareImage(req.input, req.format, req.opts));
@@ -37,19 +45,26 @@ async function main(): Promise<void> {
         writeFile(join(req.outDir, `${name}.webp`), bytes),
       );
     }
+    return { id: req.id, ok: true };
   } catch (err) {
-    if (err instanceof ConversionError) {
-      await writeFile(
-        join(req.outDir, 'refusal.json'),
-        JSON.stringify({ refused: err.message, detail: err.detail ?? null }),
-      );
-      process.exit(2);
-    }
-    throw err;
+    if (err instanceof ConversionError) return { id: req.id, refused: err.message, detail: err.detail ?? null };
+    return { id: req.id, error: (err as Error).message ?? String(err) };
   }
 }
 
-main().catch((err: unknown) => {
-  process.stderr.write(`${(err as Error).stack ?? String(err)}\n`);
-  process.exit(1);
-});
+function serve(): void {
+  // one image at a time per process, nothing to cache between people's images
+  sharp.cache(false);
+  sharp.concurrency(1);
+  const lines = createInterface({ input: process.stdin });
+  let chain = Promise.resolve();
+  lines.on('line', (line) => {
+    if (!line.trim()) return;
+    const req = JSON.parse(line) as ImageChildRequest;
+    chain = chain.then(() => handle(req)).then((reply) => void process.stdout.write(`${JSON.stringify(reply)}\n`));
+  });
+  lines.on('close', () => void chain.then(() => process.exit(0)));
+  process.stdout.write(`${JSON.stringify({ ready: true })}\n`);
+}
+
+if (require.main === module) serve();

@@ -4,8 +4,8 @@
  * `thumb`. Office formats go through the warm LibreOffice to PDF, EPUB through mutool, then the
  * PDF is drawn page by page. Every refusal is a ConversionError with a message for the person.
  */
-import { chmod, copyFile, link, mkdir, mkdtemp, readFile, rm, stat } from 'node:fs/promises';
-import { dirname, join, sep } from 'node:path';
+import { chmod, copyFile, link, mkdir, mkdtemp, rm, stat } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
 import { DOCUMENT_FORMATS, IMAGE_FORMATS, MAX_DOCUMENT_PAGES, THUMBNAIL_WIDTH } from '@wb/proto';
 import type { FileFormat } from '@wb/proto';
 import type { Logger } from '@wb/platform';
@@ -13,7 +13,7 @@ import { DEFAULT_ARCHIVE_LIMITS, extractEntry, inspectArchive } from './archive'
 import type { ArchiveLimits } from './archive';
 import { ConversionError, MESSAGES } from './errors';
 import type { ImageOptions } from './image';
-import type { ImageChildRequest } from './imageChild';
+import { ImagePool } from './imagePool';
 import { Office } from './office';
 import { rasterisePdf } from './pdf';
 import type { PdfOptions } from './pdf';
@@ -57,15 +57,8 @@ export interface ConverterOptions {
   sandbox?: SandboxSetting | Sandbox;
   /** uid/gid the tools run as when the worker is root */
   sandboxUid?: number;
-}
-
-/** what a conversion may see of the image child's own code: its folder and sharp's packages */
-function imageChildFiles(): { script: string; ro: string[] } {
-  const script = join(__dirname, '..', '..', 'dist', 'conversion', 'imageChild.js');
-  const entry = require.resolve('sharp');
-  const modules = entry.slice(0, entry.lastIndexOf(`${sep}node_modules${sep}`) + `${sep}node_modules`.length);
-  const ro = [dirname(script), ...['sharp', '@img', 'detect-libc', 'semver'].map((m) => join(modules, m))];
-  return { script, ro };
+  /** image children kept warm (the image jobs that may run at once) */
+  imageSlots?: number;
 }
 
 export interface ConvertInput {
@@ -91,6 +84,7 @@ export class Converter {
   private readonly toolMaxMemoryMb: number;
   private readonly jobTimeoutMs: number;
   readonly sandbox: Sandbox;
+  readonly images: ImagePool;
   private ready: Promise<void>;
 
   constructor(private readonly opts: ConverterOptions) {
@@ -136,7 +130,15 @@ export class Converter {
       maxPages: maxPages + 1,
       log: opts.log.child({ component: 'office' }),
     });
+    this.images = new ImagePool({
+      inboxDir: join(opts.workDir, `image-inbox-${process.pid}`),
+      sandbox: this.sandbox,
+      log: opts.log.child({ component: 'images' }),
+      timeoutMs: opts.imageTimeoutMs ?? 30_000,
+      maxMemoryMb: opts.imageMaxMemoryMb ?? 2560,
+    });
     this.ready = mkdir(opts.workDir, { recursive: true }).then(() => this.checkReachable());
+    if (opts.office?.warm) this.ready = this.ready.then(() => this.images.warm(opts.imageSlots ?? 2));
     if (opts.office?.warm) {
       this.ready = this.ready.then(() =>
         this.office.warm().catch((err: unknown) => opts.log.error({ err }, 'LibreOffice did not start')),
@@ -228,44 +230,20 @@ export class Converter {
     }
   }
 
-  /** sharp and librsvg in the sandboxed child (imageChild.ts): its outputs by name */
-  private async imageChild(
-    op: ImageChildRequest['op'],
+  /** sharp and librsvg in a warm sandboxed child (imagePool.ts): its outputs by name */
+  private imageChild(
+    op: 'convert' | 'square',
     input: string,
     format: FileFormat,
-    dir: string,
+    _dir: string,
     signal: AbortSignal,
   ): Promise<Map<string, Buffer>> {
-    const { script, ro } = imageChildFiles();
-    const request: ImageChildRequest = { op, input, format, outDir: dir, opts: this.image };
-    try {
-      await runTool(process.execPath, ['--max-old-space-size=256', script, JSON.stringify(request)], {
-        timeoutMs: this.opts.imageTimeoutMs ?? 30_000,
-        maxMemoryMb: this.opts.imageMaxMemoryMb ?? 2560,
-        signal,
-        sandbox: { box: this.sandbox, view: { rw: [dir], ro } },
-      });
-    } catch (err) {
-      if (err instanceof ToolError) {
-        if (err.reason === 'timeout') throw new ConversionError(MESSAGES.tooSlow, err.message);
-        const refusal = await readFile(join(dir, 'refusal.json'), 'utf8').then(
-          (text) => JSON.parse(text) as { refused: string; detail: string | null },
-          () => null,
-        );
-        if (refusal) throw new ConversionError(refusal.refused, refusal.detail ?? undefined);
-        // killed by its memory limit, or libvips crashed on it: the image's fault either way
-        throw new ConversionError(MESSAGES.damagedImage, err.message);
-      }
-      throw err;
-    }
-    const names = op === 'square' ? ['square'] : ['full', 'thumb'];
-    const out = new Map<string, Buffer>();
-    for (const name of names) out.set(name, await readFile(join(dir, `${name}.webp`)));
-    return out;
+    return this.images.run(op, input, format, this.image, signal);
   }
 
   async close(): Promise<void> {
     await this.ready.catch(() => undefined);
+    this.images.close();
     await this.office.close();
   }
 

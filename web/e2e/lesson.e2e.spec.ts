@@ -16,6 +16,8 @@ import { join } from 'node:path';
 import type { BoardTestHook } from '../src/features/board/BoardSession';
 import { e2eReady, SHOTS } from './chromium';
 import { hook, live, startBoardStack, until, type BoardStack } from './boardStack';
+import { LessonTestClient } from '@wb/realtime/dist/testing/lessonClient';
+import { connectClient } from '@wb/realtime/dist/testing/wsClient';
 
 const maybe = e2eReady ? describe : describe.skip;
 
@@ -272,6 +274,81 @@ maybe('live lesson end to end', () => {
         : `outline off: ${outlineAtStart} px at start, ${outlineAfterMove} px after her move`,
     ).toBe('outline on her area');
   }, 150_000);
+
+  test('the timer can be stopped, an ended one goes away for everyone and after a reload, the popover yields to other panels (issue 26 #7)', async () => {
+    const dana = await ownerWithBoard(stack, 'Dana', 'Timer board', 'standard');
+    const a = dana.page;
+    await a.setViewportSize({ width: 1440, height: 900 });
+    const eve = await stack.newUser('Eve');
+    const b = eve.page;
+    await b.goto(`${stack.base}/boards/${dana.boardId}`);
+    await live(b);
+    await a.getByRole('list', { name: 'People on this board' }).getByText('Eve').waitFor();
+
+    // Reset leaves the full length showing ("05:00" for good before): Stop takes it away for everyone
+    await a.locator('[data-action="timer"]').click();
+    const control = a.getByRole('dialog', { name: 'Timer' });
+    await control.locator('[data-action="timer-start"]').click();
+    await b.locator('[data-timer="running"]').waitFor();
+    await control.locator('[data-action="timer-reset"]').click();
+    await b.locator('[data-timer="idle"]').waitFor();
+    expect(await b.locator('[data-timer]').textContent()).toBe('05:00');
+    await a.screenshot({ path: join(SHOTS, 'lesson-timer-popover-1440.png') });
+    await control.locator('[data-action="timer-stop"]').click();
+    await control.waitFor({ state: 'detached' });
+    await b.locator('[data-timer]').waitFor({ state: 'detached' });
+    await a.locator('[data-timer]').waitFor({ state: 'detached' });
+    await b.reload();
+    await live(b);
+    await b.waitForTimeout(500);
+    expect(await b.locator('[data-timer]').count()).toBe(0);
+
+    // the popover closes when another panel opens (chat), and on Escape
+    await a.locator('[data-action="timer"]').click();
+    await control.waitFor();
+    await a.locator('[data-action="chat"]').first().click();
+    await control.waitFor({ state: 'detached' });
+    await a.locator('[data-action="timer"]').click();
+    await control.waitFor();
+    await a.keyboard.press('Escape');
+    await control.waitFor({ state: 'detached' });
+
+    // a timer that runs out: 00:00 (the end signal) for everyone, then gone, also after a reload.
+    // A 2 s timer (the popover's shortest is a minute) from Dana's own session, through the gateway.
+    const cookie = (await a.context().cookies()).map((c) => `${c.name}=${c.value}`).join('; ');
+    const teacher = new LessonTestClient(dana.id);
+    const conn = await connectClient(stack.base.replace('http:', 'ws:'), dana.boardId, teacher, {
+      secret: '',
+      actorHeader: null,
+      origin: stack.base,
+      headers: { cookie },
+    });
+    try {
+      for (let i = 0; i < 200 && !teacher.inSync; i++) await new Promise((r) => setTimeout(r, 25));
+      teacher.timer({ action: 'start', durationMs: 2000 });
+      await b.locator('[data-timer="running"]').waitFor();
+      await b.locator('[data-timer="idle"]').waitFor({ timeout: 5000 });
+      expect(await b.locator('[data-timer]').textContent()).toBe('00:00');
+      await a.locator('[data-timer]').waitFor({ state: 'detached', timeout: 10_000 });
+      await b.locator('[data-timer]').waitFor({ state: 'detached', timeout: 10_000 });
+    } finally {
+      conn.close();
+    }
+    await b.evaluate(() => localStorage.setItem('wb.theme', 'dark'));
+    await b.setViewportSize({ width: 390, height: 844 });
+    await b.reload();
+    await live(b);
+    await b.waitForTimeout(500);
+    expect(await b.locator('[data-timer]').count()).toBe(0);
+    // Eve (an editor) opens the popover on a phone in the dark theme
+    await b.locator('[data-action="timer"]').click();
+    const phone = b.getByRole('dialog', { name: 'Timer' });
+    await phone.waitFor();
+    const box = (await phone.boundingBox())!;
+    expect(box.x).toBeGreaterThanOrEqual(0);
+    expect(box.x + box.width).toBeLessThanOrEqual(390.5);
+    await b.screenshot({ path: join(SHOTS, 'lesson-timer-popover-390-dark.png') });
+  }, 120_000);
 
   test('a starter-plan owner’s timer and present chips open the upgrade prompt, no timer (issue 26 #8)', async () => {
     const cleo = await ownerWithBoard(stack, 'Cleo', 'Starter lesson');

@@ -31,6 +31,7 @@ beforeAll(async () => {
     deployables: ['services/auth', 'services/boards', NODE, 'gateway'],
     env: { RT_SHARED_SECRET: SECRET },
     envFor: { [NODE]: { RT_NODE_ID: 'rt-lesson', RT_PORT: String(port), SNAPSHOT_DIR: snapshots } },
+    readyTimeoutMs: 90_000, // a shared, busy machine
   });
   nodeUrl = `ws://127.0.0.1:${port}`;
   const { browser, id } = await signUp(stack.gatewayUrl, 'Tina Teacher');
@@ -39,7 +40,7 @@ beforeAll(async () => {
   const created = await browser.post('/api/boards', {});
   boardId = created.body.id as string;
   expect((await browser.put(`/api/boards/${boardId}`, { defaultPermission: 'view' })).status).toBe(200);
-}, 120_000);
+}, 240_000);
 
 afterAll(async () => {
   await stack?.stop();

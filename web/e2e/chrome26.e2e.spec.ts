@@ -8,9 +8,10 @@
  * names the organisation entered at checkout, shows the owner's address and refusals as messages.
  */
 import { join } from 'node:path';
-import type { BrowserContext, Page } from 'playwright-core';
-import { startStack, type RunningStack } from '@wb/platform/testing';
-import { startBoardStack, type BoardStack } from './boardStack';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { freePort, givePlan, startStack, type RunningStack } from '@wb/platform/testing';
 import { DIST, e2eReady, launchChromium, SHOTS, signUpAsTeacher } from './chromium';
 
 const maybe = e2eReady ? describe : describe.skip;
@@ -45,12 +46,66 @@ const covered = (box: Box, controls: Array<Box & { what: string }>) =>
   controls.filter((c) => meets(box, c)).map((c) => c.what);
 
 maybe('issue 26: board chrome, dashboard and files', () => {
-  let stack: BoardStack;
+  let running: RunningStack;
+  let stack: {
+    base: string;
+    browser: Browser;
+    newPage(viewport?: { width: number; height: number }): Promise<Page>;
+    newUser(name: string): Promise<{ page: Page; id: number }>;
+    givePlan(userId: number, plan: 'standard'): Promise<void>;
+  };
+  let dirs: string[] = [];
 
+  // the board stack of e2e/boardStack.ts (one realtime node, the files service without the
+  // converter), started with a longer readiness wait: two cores are shared with other suites
   beforeAll(async () => {
-    stack = await startBoardStack({ files: true });
-  }, 150_000);
-  afterAll(async () => stack?.stop());
+    const snapshots = await mkdtemp(join(tmpdir(), 'wb-chrome26-'));
+    const filesDir = await mkdtemp(join(tmpdir(), 'wb-chrome26-files-'));
+    dirs = [snapshots, filesDir];
+    const httpPort = await freePort();
+    const base = `http://127.0.0.1:${httpPort}`;
+    const secret = 'chrome26-e2e-shared-secret-0123456789abcdef';
+    const filesEnv = { FILES_STORE: 'fs', FILES_DIR: filesDir };
+    running = await startStack({
+      deployables: ['services/auth', 'services/boards', 'services/files', 'services/realtime', 'gateway'],
+      env: { RT_SHARED_SECRET: secret },
+      readyTimeoutMs: 90_000,
+      envFor: {
+        gateway: { WEB_DIST_DIR: DIST, HTTP_PORT: String(httpPort), ...filesEnv },
+        'services/boards': { PLAN_CACHE_TTL_MS: '0' },
+        'services/files': { ...filesEnv, PLAN_CACHE_TTL_MS: '0' },
+        'services/realtime': {
+          SNAPSHOT_DIR: snapshots,
+          RT_NODE_ID: 'rt-1',
+          RT_PORT: String(await freePort()),
+          RT_ALLOWED_ORIGINS: base,
+        },
+      },
+    });
+    const browser = await launchChromium();
+    const newPage = async (viewport = { width: 1100, height: 760 }) => {
+      const context = await browser.newContext({ locale: 'en-US', viewport });
+      await context.addInitScript(() => localStorage.setItem('wb.consent', '{"necessary":true}'));
+      const page = await context.newPage();
+      page.setDefaultTimeout(30_000);
+      return page;
+    };
+    stack = {
+      base,
+      browser,
+      newPage,
+      async newUser(name) {
+        const page = await newPage();
+        return { page, id: await signUpAsTeacher(page, base, name) };
+      },
+      givePlan: (userId, plan) => givePlan(running, userId, plan),
+    };
+  }, 200_000);
+  afterAll(async () => {
+    await stack?.browser.close();
+    await running?.stop();
+    for (const d of dirs) await rm(d, { recursive: true, force: true });
+  });
 
   /** a context with the user's session and no consent choice: the banner comes */
   async function withoutConsent(from: Page, viewport: { width: number; height: number }, dark = false) {

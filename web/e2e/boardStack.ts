@@ -38,6 +38,8 @@ export interface BoardStack {
 export interface BoardStackOptions {
   /** also start services/files and services/converter (uploads, conversion, image serving) */
   files?: boolean;
+  /** more browser origins the realtime nodes accept (SPEC A2): e.g. a test's TCP proxy in front of the gateway */
+  extraOrigins?: string[];
 }
 
 export async function startBoardStack(opts: BoardStackOptions = {}): Promise<BoardStack> {
@@ -51,7 +53,7 @@ export async function startBoardStack(opts: BoardStackOptions = {}): Promise<Boa
     SNAPSHOT_DIR: snapshots,
     RT_NODE_ID: id,
     RT_PORT: String(await freePort()),
-    RT_ALLOWED_ORIGINS: base, // SPEC A2: the browser's Origin is the gateway's
+    RT_ALLOWED_ORIGINS: [base, ...(opts.extraOrigins ?? [])].join(','), // SPEC A2: the browser's Origin is the gateway's
   });
   let stack: RunningStack | undefined;
   try {
@@ -65,6 +67,8 @@ export async function startBoardStack(opts: BoardStackOptions = {}): Promise<Boa
         'gateway',
       ],
       env: { RT_SHARED_SECRET: SECRET },
+      // 2 shared cores under several test runs: a service can take longer than the default 20 s
+      readyTimeoutMs: 60_000,
       envFor: {
         gateway: { WEB_DIST_DIR: DIST, HTTP_PORT: String(httpPort), ...filesEnv },
         'services/boards': { PLAN_CACHE_TTL_MS: '0' },

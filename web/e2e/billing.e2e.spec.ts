@@ -35,10 +35,12 @@ maybe('billing end to end', () => {
         'services/teams': { SMTP_URL: catcher.url },
         'services/billing': { VAT_CHECK: 'fake', SEAT_POLICY: 'auto' },
       },
+      // five services on a busy 2-core machine took ~45 s to answer /readyz (20 s by default)
+      readyTimeoutMs: 90_000,
     });
     base = stack.gatewayUrl;
     browser = await launchChromium();
-  }, 120_000);
+  }, 180_000);
 
   afterAll(async () => {
     await browser?.close();
@@ -276,6 +278,7 @@ maybe('billing end to end', () => {
       .getByTestId('sum-total-label')
       .filter({ hasText: /^First charge on / })
       .waitFor();
+    await page.getByTestId('sum-total').scrollIntoViewIfNeeded();
     await shoot(page, 'issue26-checkout-in-trial');
     await page.getByLabel('Test card that is accepted').check();
     await page.getByRole('button', { name: 'Add card' }).click();

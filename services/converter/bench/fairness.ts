@@ -27,54 +27,11 @@ import {
 } from '@wb/platform/testing';
 import { FILES_CONVERT_QUEUE, filesOperations, originalKey } from '@wb/proto';
 import type { FileFormat, FilesConvertJob } from '@wb/proto';
-import { makeDocx } from '../test/fixtures';
+import { makeDocx, nestedXObjectPdf, SVG_BOMB } from '../test/fixtures';
 
 const { values } = parseArgs({ options: { bombs: { type: 'string', default: '3' } } });
 const bombs = Math.max(1, Number(values.bombs));
 const say = (line: string) => process.stdout.write(`${line}\n`);
-
-export const SVG_BOMB =
-  '<svg xmlns="http://www.w3.org/2000/svg" width="2100" height="2100"><filter id="f" x="0" y="0" width="1" height="1"><feTurbulence baseFrequency=".01" numOctaves="10"/><feGaussianBlur stdDeviation="200"/><feMorphology radius="300"/></filter><rect width="100%" height="100%" filter="url(#f)"/></svg>';
-
-/** `pages` pages, each drawing a Form XObject that draws the one below it 4 times, `depth` deep */
-export function nestedXObjectPdf(pages = 4, depth = 11): Buffer {
-  const objects: string[] = [];
-  const add = (body: string) => objects.push(body) + 0; // object number = index + 1
-  add('<< /Type /Catalog /Pages 2 0 R >>');
-  add('PLACEHOLDER');
-  const leaf = 'q 0 0 1 rg 0 0 10 10 re f Q';
-  add(`<< /Type /XObject /Subtype /Form /BBox [0 0 600 800] /Length ${leaf.length} >>\nstream\n${leaf}\nendstream`);
-  for (let d = 1; d <= depth; d++) {
-    const below = objects.length; // the previous form
-    const draw = '/X Do 1 0 0 1 1 1 cm /X Do 1 0 0 1 1 1 cm /X Do 1 0 0 1 1 1 cm /X Do';
-    add(
-      `<< /Type /XObject /Subtype /Form /BBox [0 0 600 800] /Resources << /XObject << /X ${below} 0 R >> >> /Length ${draw.length} >>\nstream\n${draw}\nendstream`,
-    );
-  }
-  const top = objects.length;
-  const kids: number[] = [];
-  for (let p = 0; p < pages; p++) {
-    const content = '/X Do';
-    add(`<< /Length ${content.length} >>\nstream\n${content}\nendstream`);
-    const contentNo = objects.length;
-    add(
-      `<< /Type /Page /Parent 2 0 R /MediaBox [0 0 600 800] /Resources << /XObject << /X ${top} 0 R >> >> /Contents ${contentNo} 0 R >>`,
-    );
-    kids.push(objects.length);
-  }
-  objects[1] = `<< /Type /Pages /Kids [${kids.map((k) => `${k} 0 R`).join(' ')}] /Count ${pages} >>`;
-  let out = '%PDF-1.4\n';
-  const offsets: number[] = [];
-  objects.forEach((body, i) => {
-    offsets.push(Buffer.byteLength(out));
-    out += `${i + 1} 0 obj\n${body}\nendobj\n`;
-  });
-  const xref = Buffer.byteLength(out);
-  out += `xref\n0 ${objects.length + 1}\n0000000000 65535 f \n`;
-  for (const o of offsets) out += `${String(o).padStart(10, '0')} 00000 n \n`;
-  out += `trailer\n<< /Size ${objects.length + 1} /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`;
-  return Buffer.from(out, 'latin1');
-}
 
 async function main(): Promise<void> {
   const id = randomId();
@@ -118,6 +75,7 @@ async function main(): Promise<void> {
   const worker = spawn(process.execPath, ['--import', 'tsx', join(repo, 'services/converter/src/main.ts')], {
     cwd: repo,
     env: {
+      // eslint-disable-next-line no-restricted-properties -- the worker it starts needs PATH and the like
       ...process.env,
       NODE_ENV: 'test',
       LOG_LEVEL: 'info',

@@ -384,7 +384,9 @@ export class Office {
         // process watch: an office that died on its own is replaced at once, not on the next job
         this.stats.crashes++;
         log.error({ code, signal, stderr: stderrTail.join('').slice(-300) }, 'LibreOffice died: restarting it');
-        void this.ensureStarted().catch((err: unknown) => log.error({ err }, 'LibreOffice did not restart'));
+        void this.ensureStarted().catch((err: unknown) => {
+          if (!this.closed) log.error({ err }, 'LibreOffice did not restart');
+        });
       }
     });
     child.stdin!.on('error', () => undefined); // a dead bridge: the exit handler reports it

@@ -50,9 +50,11 @@ function stubApi(answers: Record<string, Answer | ((body: unknown) => Answer)>):
 }
 
 const hex = (n: number) => n.toString(16).padStart(64, '0');
+/** the image id its images are served under (not the content hash, issue 25 §4) */
+const imgId = (n: number) => (n + 0x1000).toString(16).padStart(64, '0');
 const doc = (n: number, over: Partial<DocumentDto> = {}): DocumentDto => ({
   id: hex(n),
-  imageId: hex(n + 1000),
+  imageId: imgId(n),
   name: `file ${n}.pdf`,
   isImage: 0,
   created: `2026-11-0${n}T10:00:00.000Z`,
@@ -121,8 +123,8 @@ describe('files page', () => {
     expect(cardNames()).toEqual(['A very long name for the slides of lesson 4.pptx', 'Photo.jpg', 'Worksheet.pdf']);
     expect(screen.getByRole('button', { name: 'Sort by Name, ascending' }).getAttribute('aria-pressed')).toBe('true');
     const [slides, image, sheet] = cards();
-    expect(image!.querySelector('img')!.getAttribute('src')).toBe(`/images/${hex(3)}-thumb.webp`);
-    expect(slides!.querySelector('img')!.getAttribute('src')).toBe(`/docs/${hex(2)}-0-thumb.webp`);
+    expect(image!.querySelector('img')!.getAttribute('src')).toBe(`/images/${imgId(3)}-thumb.webp`);
+    expect(slides!.querySelector('img')!.getAttribute('src')).toBe(`/docs/${imgId(2)}-0-thumb.webp`);
     expect(within(slides!).getByText(/3 pages/)).toBeTruthy();
     expect(within(slides!).getByText(/5\.0 MB|5 MB/)).toBeTruthy();
     expect(sheet!.querySelector('.doc-meta')!.textContent).toBe('1 page · 1.5 KB');
@@ -355,17 +357,17 @@ describe('file viewer', () => {
     renderViewer(hex(2));
     await screen.findByRole('heading', { name: 'slides.pptx' });
     const img = () => screen.getByRole('img');
-    expect(img().getAttribute('src')).toBe(`/docs/${hex(2)}-0-full.webp`);
+    expect(img().getAttribute('src')).toBe(`/docs/${imgId(2)}-0-full.webp`);
     expect(screen.getByTestId('viewer-page').textContent).toBe('Page 1 of 3');
     const prev = screen.getByRole('button', { name: 'Previous page' }) as HTMLButtonElement;
     expect(prev.disabled).toBe(true);
     fireEvent.click(screen.getByRole('button', { name: 'Next page' }));
-    expect(img().getAttribute('src')).toBe(`/docs/${hex(2)}-1-full.webp`);
+    expect(img().getAttribute('src')).toBe(`/docs/${imgId(2)}-1-full.webp`);
     fireEvent.keyDown(window, { key: 'End' });
     expect(screen.getByTestId('viewer-page').textContent).toBe('Page 3 of 3');
     expect((screen.getByRole('button', { name: 'Next page' }) as HTMLButtonElement).disabled).toBe(true);
     fireEvent.keyDown(window, { key: 'ArrowLeft' });
-    expect(img().getAttribute('src')).toBe(`/docs/${hex(2)}-1-full.webp`);
+    expect(img().getAttribute('src')).toBe(`/docs/${imgId(2)}-1-full.webp`);
     fireEvent.click(screen.getByRole('button', { name: 'Zoom in' }));
     expect(img().style.width).toBe('125%');
     fireEvent.keyDown(window, { key: '0' });
@@ -378,7 +380,7 @@ describe('file viewer', () => {
     stubApi({ ...session(), [`GET /api/docs/${hex(3)}`]: { body: doc(3, { isImage: 1, name: 'Photo.jpg' }) } });
     renderViewer(hex(3));
     expect((await screen.findByRole('img', { name: 'Photo.jpg' })).getAttribute('src')).toBe(
-      `/images/${hex(3)}-full.webp`,
+      `/images/${imgId(3)}-full.webp`,
     );
     expect(screen.queryByRole('button', { name: 'Next page' })).toBeNull();
   });

@@ -29,7 +29,7 @@ const uploadMock = uploadFile as jest.MockedFunction<typeof uploadFile>;
 
 const id = (c: string) => c.repeat(64);
 const doc = (o: Partial<DocumentDto> & { id: string; name: string }): DocumentDto => ({
-  imageId: 'e'.repeat(64),
+  imageId: o.id.replace(/^./, '9'),
   isImage: 0,
   created: '2026-01-01T00:00:00Z',
   size: 1000,
@@ -122,8 +122,8 @@ test('cards: newest first, thumbnail, page count singular/plural, 1024-based siz
   await waitFor(() => expect(names(container)).toHaveLength(4));
   expect(names(container)).toEqual([PHOTO.name, SHEET.name, ALPHA.name, SLIDES.name]);
   const card = (d: DocumentDto) => container.querySelector<HTMLElement>(`[data-doc-id="${d.id}"]`)!;
-  expect(card(PHOTO).querySelector('img')!.getAttribute('src')).toBe(`/images/${PHOTO.id}-thumb.webp`);
-  expect(card(SHEET).querySelector('img')!.getAttribute('src')).toBe(`/docs/${SHEET.id}-0-thumb.webp`);
+  expect(card(PHOTO).querySelector('img')!.getAttribute('src')).toBe(`/images/${PHOTO.imageId}-thumb.webp`);
+  expect(card(SHEET).querySelector('img')!.getAttribute('src')).toBe(`/docs/${SHEET.imageId}-0-thumb.webp`);
   expect(card(SHEET).querySelector('.fd-info')!.textContent).toBe('3 pages · 1.5 MB');
   expect(card(ALPHA).querySelector('.fd-info')!.textContent).toBe('1 page · 100 B');
   expect(card(PHOTO).querySelector('.fd-info')!.textContent).toBe('2 KB');
@@ -185,11 +185,11 @@ test('click places an image at the view centre; a card drags with our MIME type'
   await waitFor(() => expect(names(container)).toHaveLength(4));
   const thumb = container.querySelector<HTMLElement>(`[data-doc-id="${PHOTO.id}"] .fd-thumb`)!;
   fireEvent.click(thumb);
-  expect(p.placed).toEqual([{ kind: 'image', fileId: PHOTO.id }]);
+  expect(p.placed).toEqual([{ kind: 'image', fileId: PHOTO.imageId }]);
   const data = new Map<string, string>();
   const dataTransfer = { setData: (k: string, v: string) => data.set(k, v), effectAllowed: '' };
   fireEvent.dragStart(container.querySelector(`[data-doc-id="${SHEET.id}"] .fd-thumb`)!, { dataTransfer });
-  expect(JSON.parse(data.get(FILE_DRAG_MIME)!)).toEqual({ kind: 'document', fileId: SHEET.id, pages: 3 });
+  expect(JSON.parse(data.get(FILE_DRAG_MIME)!)).toEqual({ kind: 'document', fileId: SHEET.imageId, pages: 3 });
 });
 
 test('nested page view: page thumbnails, place one page, add all pages, back', async () => {
@@ -198,18 +198,18 @@ test('nested page view: page thumbnails, place one page, add all pages, back', a
   fireEvent.click(screen.getByRole('button', { name: `Show the pages of ${SHEET.name}` }));
   const view = screen.getByRole('region', { name: SHEET.name });
   const imgs = Array.from(view.querySelectorAll('.fd-page img')).map((i) => i.getAttribute('src'));
-  expect(imgs).toEqual([0, 1, 2].map((i) => `/docs/${SHEET.id}-${i}-thumb.webp`));
+  expect(imgs).toEqual([0, 1, 2].map((i) => `/docs/${SHEET.imageId}-${i}-thumb.webp`));
   fireEvent.click(within(view).getByRole('button', { name: 'Add page 2 to the board' }));
   fireEvent.click(view.querySelector('[data-action="add-all-pages"]')!);
   expect(p.placed).toEqual([
-    { kind: 'documentPage', fileId: SHEET.id, page: 1 },
-    { kind: 'document', fileId: SHEET.id, pages: 3 },
+    { kind: 'documentPage', fileId: SHEET.imageId, page: 1 },
+    { kind: 'document', fileId: SHEET.imageId, pages: 3 },
   ]);
   const data = new Map<string, string>();
   fireEvent.dragStart(view.querySelector('[data-page="2"] .fd-thumb')!, {
     dataTransfer: { setData: (k: string, v: string) => data.set(k, v) },
   });
-  expect(JSON.parse(data.get(FILE_DRAG_MIME)!)).toEqual({ kind: 'documentPage', fileId: SHEET.id, page: 2 });
+  expect(JSON.parse(data.get(FILE_DRAG_MIME)!)).toEqual({ kind: 'documentPage', fileId: SHEET.imageId, page: 2 });
   fireEvent.click(view.querySelector('[data-action="back"]')!);
   expect(names(container)).toHaveLength(4);
 });

@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 import type { DocumentDto } from '@wb/proto';
 import { sha256OfBlob, HASH_CHUNK_BYTES } from './sha256';
-import type { HashWorkerMessage } from './hashWorker';
-import { uploadFile, UploadError, type UploadProgress } from './uploadFile';
+import type { HashWorkerMessage, HashWorkerRequest } from './hashWorker';
+import { uploadFile, UploadError, uploadName, type UploadProgress } from './uploadFile';
 
 // The worker runs in-process: the real hashing code, behind the same message protocol.
 jest.mock('./hashWorkerFactory', () => ({
@@ -15,9 +15,13 @@ jest.mock('./hashWorkerFactory', () => ({
       terminate() {
         worker.terminated = true;
       },
-      postMessage({ file }: { file: Blob }) {
+      postMessage({ file, challenge }: HashWorkerRequest) {
         const send = (m: HashWorkerMessage) => !worker.terminated && worker.onmessage?.({ data: m });
-        hash(file, { onProgress: (progress) => send({ type: 'progress', progress }), blockBytes: 64 * 1024 }).then(
+        const { possessionDigestOfBlob: prove } = jest.requireActual<typeof import('./sha256')>('./sha256');
+        (challenge
+          ? prove(file, challenge)
+          : hash(file, { onProgress: (progress) => send({ type: 'progress', progress }), blockBytes: 64 * 1024 })
+        ).then(
           (h) => send({ type: 'done', hash: h }),
           (e: Error) => send({ type: 'error', message: e.message }),
         );
@@ -191,6 +195,54 @@ describe('uploadFile', () => {
     expect(add.method).toBe('POST');
     expect(add.body).toEqual({ docId: id, name: 'slides.pdf' });
     expect(add.headers['x-csrf-token']).toBe('tok123');
+  });
+
+  it('answers the possession challenge from the file in the worker (issue 25 §4)', async () => {
+    const challenge = {
+      nonce: '0123456789abcdef0123456789abcdef',
+      ranges: [
+        { start: 3, end: 40 },
+        { start: 0, end: 8 },
+      ],
+      expires: '2030-01-01T00:00:00.000Z',
+    };
+    routes = (url, method) => {
+      if (url === `/api/docs/${id}` && method === 'GET')
+        return { status: 200, body: doc(id, { name: '', imageId: '', challenge }) };
+      if (url === '/api/docs/add') return { status: 200, body: doc(id) };
+      return { status: 404, body: { message: 'no', code: 'ERR_NOT_FOUND' } };
+    };
+    await uploadFile(file(), { pollMs: 1 });
+    expect(FakeXhr.last).toBeUndefined();
+    const expected = createHash('sha256')
+      .update(challenge.nonce)
+      .update(data.subarray(3, 40))
+      .update(data.subarray(0, 8))
+      .digest('hex');
+    expect(calls.find((c) => c.url === '/api/docs/add')!.body).toEqual({
+      docId: id,
+      name: 'slides.pdf',
+      proof: { nonce: challenge.nonce, digest: expected },
+    });
+  });
+
+  it('uploads the bytes when the server does not accept the proof (ERR_NOT_FOUND)', async () => {
+    const challenge = { nonce: 'f'.repeat(32), ranges: [{ start: 0, end: 10 }], expires: '2030-01-01T00:00:00Z' };
+    routes = (url, method) => {
+      if (url === `/api/docs/${id}` && method === 'GET') return { status: 200, body: doc(id, { challenge }) };
+      if (url === '/api/docs/add')
+        return { status: 404, body: { message: 'This file could not be confirmed as yours', code: 'ERR_NOT_FOUND' } };
+      return { status: 200, body: doc(id) };
+    };
+    FakeXhr.reply = { status: 200, body: doc(id) };
+    expect(await uploadFile(file(), { pollMs: 1 })).toMatchObject({ id });
+    expect(FakeXhr.last).toBeDefined();
+  });
+
+  it('cuts long names at a code-point boundary, never inside a surrogate pair (issue 25 §5)', () => {
+    const name = uploadName(new File([], 'a'.repeat(254) + '😀.pdf'));
+    expect(name).toBe('a'.repeat(254));
+    expect(uploadName(new File([], 'a'.repeat(253) + '😀.pdf'))).toBe('a'.repeat(253) + '😀');
   });
 
   it('uploads again when the stored copy had failed to convert', async () => {

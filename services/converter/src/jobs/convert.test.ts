@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { Registry } from 'prom-client';
 import { createLogger, FsObjectStore } from '@wb/platform';
 import { originalKey } from '@wb/proto';
-import { ConversionError } from '../conversion';
+import { ConversionError, OfficeUnavailableError } from '../conversion';
 import type { Converter } from '../conversion';
 import { createConverterMetrics } from '../metrics';
 import { processConvertJob, ThrottledReporter } from './convert';
@@ -102,6 +102,35 @@ describe('processConvertJob', () => {
     expect(reports).toEqual([
       { docId, status: 'failed', pages: 0, pagesDone: 0, error: 'The file could not be converted' },
     ]);
+  });
+
+  it('a broken office is retried with a "retrying" report, and never called damaged (issue 25 §3)', async () => {
+    await store.put(originalKey(docId), Buffer.from('PK'));
+    const reports: ConversionReportInput[] = [];
+    const converter = {
+      convert: async () => {
+        throw new OfficeUnavailableError('LibreOffice exited (SIGKILL)');
+      },
+    };
+    await expect(processConvertJob(job(0), deps(converter, reports))).rejects.toThrow('LibreOffice exited');
+    expect(reports).toEqual([
+      {
+        docId,
+        status: 'processing',
+        pages: 0,
+        pagesDone: 0,
+        error: 'We could not convert this file right now, retrying',
+      },
+    ]);
+    await processConvertJob(job(2), deps(converter, reports));
+    expect(reports.at(-1)).toEqual({
+      docId,
+      status: 'failed',
+      pages: 0,
+      pagesDone: 0,
+      error: 'The file could not be converted',
+    });
+    expect(reports.some((r) => r.error === 'The file is damaged or is not a valid document')).toBe(false);
   });
 
   it('drops a job whose data is not a conversion job', async () => {

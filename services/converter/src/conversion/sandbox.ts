@@ -85,6 +85,7 @@ export class Sandbox {
       throw new Error(`SANDBOX=${setting} was asked for but does not work on this machine`);
     }
     const box = Sandbox.disabled();
+    if (setting === 'none') log.warn('SANDBOX=none: conversion tools run unsandboxed, as the worker');
     if (setting === 'auto') {
       log.error(
         'NO SANDBOX: neither bubblewrap nor unshare works here; conversion tools can read every file the worker can (install bubblewrap, allow user namespaces or run as root)',

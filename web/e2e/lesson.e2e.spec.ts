@@ -368,7 +368,7 @@ maybe('live lesson end to end', () => {
         .filter({ hasText: /paid plan/ })
         .count(),
     ).toBe(0);
-    expect(await p.getByRole('dialog', { name: 'Timer' }).count()).toBe(0);
+    expect(await p.getByRole('dialog', { name: 'Timer', exact: true }).count()).toBe(0);
     await p.keyboard.press('Escape');
     await prompt.waitFor({ state: 'detached' });
     expect(await p.locator('[data-timer]').count()).toBe(0);

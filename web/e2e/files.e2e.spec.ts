@@ -210,11 +210,16 @@ maybe('files page end to end', () => {
       .digest('hex');
     expect(pdfId).toBe(sha);
 
-    // the card's thumbnail is the gateway's content-addressed WebP, cached for ever
-    const thumb = await a.evaluate(async (id) => {
-      const res = await fetch(`/docs/${id}-0-thumb.webp`);
+    // the card's thumbnail is the gateway's WebP, cached for ever, named by the document's image
+    // id and not by its SHA-256 (issue 25 §4: a viewer's URL does not give the hash away)
+    const thumbSrc = (await pdfCard.locator('img').first().getAttribute('src'))!;
+    const imageId = /^\/docs\/([0-9a-f]{64})-0-thumb\.webp$/.exec(thumbSrc)?.[1];
+    expect(imageId).toBeDefined();
+    expect(thumbSrc).not.toContain(sha);
+    const thumb = await a.evaluate(async (src) => {
+      const res = await fetch(src);
       return { status: res.status, type: res.headers.get('content-type'), cache: res.headers.get('cache-control') };
-    }, pdfId);
+    }, thumbSrc);
     expect(thumb).toMatchObject({ status: 200, type: 'image/webp' });
     expect(thumb.cache).toMatch(/immutable/);
 
@@ -242,7 +247,7 @@ maybe('files page end to end', () => {
       const img = document.querySelector('img.viewer-image') as HTMLImageElement | null;
       return !!img && img.complete && img.naturalWidth > 0;
     });
-    expect(await full.getAttribute('src')).toBe(`/docs/${pdfId}-0-full.webp`);
+    expect(await full.getAttribute('src')).toBe(`/docs/${imageId}-0-full.webp`);
     await a.keyboard.press('ArrowRight');
     await a.getByText('Page 2 of 3').waitFor();
     await a.getByRole('button', { name: 'Next page' }).click();

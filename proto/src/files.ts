@@ -103,7 +103,10 @@ export const documentDtoSchema = z.object({
   format: z.enum(FILE_FORMATS),
   status: z.enum(DOC_STATUSES),
   pagesDone: z.number().int().nonnegative(),
-  /** the reason a conversion failed, readable by the person (null unless status is failed) */
+  /**
+   * failed: the reason, readable by the person; processing: the worker's notice while it retries
+   * after a passing fault ("we could not convert this file right now, retrying"), else null
+   */
   error: z.string().nullable(),
   /**
    * Issue 25 §4: the opaque id its images are served under (`docPageUrl(imageId, …)`,

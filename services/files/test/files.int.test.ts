@@ -539,6 +539,25 @@ describe('uploads for a board', () => {
   });
 });
 
+describe('a conversion the worker retries (issue 25 §3)', () => {
+  it('shows the worker\'s "retrying" notice while processing, never as a failure, and clears it when ready', async () => {
+    const ann = user();
+    const bytes = pdf(510);
+    const id = sha(bytes);
+    outcome.set(id, 'hold');
+    await upload(ann, bytes, 'lesson.pdf');
+    const retrying = 'We could not convert this file right now, retrying';
+    await call('conversion.report', { docId: id, status: 'processing', pages: 0, pagesDone: 0, error: retrying }, 0);
+    expect(await docGet(ann, id)).toMatchObject({ status: 'processing', error: retrying, name: 'lesson.pdf' });
+    // the next progress report (the retry is converting) clears the notice
+    await call('conversion.report', { docId: id, status: 'processing', pages: 2, pagesDone: 1, error: null }, 0);
+    expect(await docGet(ann, id)).toMatchObject({ status: 'processing', error: null, pagesDone: 1 });
+    await call('conversion.report', { docId: id, status: 'processing', pages: 2, pagesDone: 1, error: retrying }, 0);
+    await call('conversion.report', { docId: id, status: 'ready', pages: 2, pagesDone: 2, error: null }, 0);
+    expect(await docGet(ann, id)).toMatchObject({ status: 'ready', error: null, pages: 2 });
+  });
+});
+
 describe('a failed conversion', () => {
   it('is removed from everyone, frees the bytes, leaves an error for the poll, and a new upload retries', async () => {
     const ann = user(withMaxData(PLANS.standard, 1000));

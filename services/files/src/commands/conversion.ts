@@ -53,8 +53,10 @@ async function dropLeftovers(client: PoolClient, deps: StoredBytesDeps, docId: s
 export async function reportConversion(deps: FilesDeps, input: ConversionReport): Promise<{ ok: true }> {
   const { docId } = input;
   if (input.status === 'processing') {
-    // a late progress report after the end (or for a deleted document) changes nothing
-    await recordProgress(deps.pool, docId, input.pages, Math.min(input.pagesDone, input.pages));
+    // a late progress report after the end (or for a deleted document) changes nothing; its
+    // error is the worker's notice while it retries (issue 25 §3: "retrying", not "damaged")
+    const notice = input.error?.trim() || null;
+    await recordProgress(deps.pool, docId, input.pages, Math.min(input.pagesDone, input.pages), notice);
     return { ok: true };
   }
   if (input.status === 'failed') {

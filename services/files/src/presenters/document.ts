@@ -23,7 +23,12 @@ export function presentDocument(
     format: o.format,
     status: o.status,
     pagesDone: o.pages_done,
-    error: o.status === 'failed' ? (o.error ?? 'The file could not be converted') : null,
+    error:
+      o.status === 'failed'
+        ? (o.error ?? 'The file could not be converted')
+        : o.status === 'processing'
+          ? o.error
+          : null,
     imageId,
     ...(challenge ? { challenge } : {}),
   };

@@ -55,18 +55,25 @@ export async function claimObject(
 }
 
 /** a conversion's progress; a finished (ready or failed) object is not taken back to processing */
-export async function recordProgress(db: Db, id: string, pages: number, pagesDone: number): Promise<ObjectRow | null> {
+/** progress of a conversion; `notice` is what the worker says while it retries (null clears it) */
+export async function recordProgress(
+  db: Db,
+  id: string,
+  pages: number,
+  pagesDone: number,
+  notice: string | null,
+): Promise<ObjectRow | null> {
   const { rows } = await db.query<ObjectRow>(
-    `UPDATE objects SET pages = $2, pages_done = GREATEST(pages_done, $3)
+    `UPDATE objects SET pages = $2, pages_done = GREATEST(pages_done, $3), error = $4
      WHERE id = $1 AND status = 'processing' RETURNING ${COLUMNS}`,
-    [id, pages, pagesDone],
+    [id, pages, pagesDone, notice],
   );
   return rows[0] ?? null;
 }
 
 export async function markReady(db: Db, id: string, pages: number): Promise<ObjectRow | null> {
   const { rows } = await db.query<ObjectRow>(
-    `UPDATE objects SET status = 'ready', pages = $2, pages_done = $2
+    `UPDATE objects SET status = 'ready', pages = $2, pages_done = $2, error = NULL
      WHERE id = $1 AND status = 'processing' RETURNING ${COLUMNS}`,
     [id, pages],
   );

@@ -24,9 +24,11 @@ function Thumbnail({ doc }: { doc: DocumentDto }) {
     return (
       <span className="doc-thumb-state">
         <span className="spinner" aria-hidden="true" />
-        {doc.pages > 0
-          ? t('files.upload.pagesDone', { done: doc.pagesDone, count: doc.pages })
-          : t('files.upload.processing')}
+        {doc.error
+          ? t('files.upload.retrying')
+          : doc.pages > 0
+            ? t('files.upload.pagesDone', { done: doc.pagesDone, count: doc.pages })
+            : t('files.upload.processing')}
       </span>
     );
   if (doc.status === 'failed' || broken)
@@ -109,9 +111,11 @@ export function UploadCard({ entry, onCancel }: { entry: UploadEntry; onCancel: 
       status = t('files.upload.uploading', { percent: pct });
       break;
     case 'processing':
-      status = entry.pages
-        ? t('files.upload.pagesDone', { done: entry.pagesDone ?? 0, count: entry.pages })
-        : t('files.upload.processing');
+      status = entry.retrying
+        ? t('files.upload.retrying')
+        : entry.pages
+          ? t('files.upload.pagesDone', { done: entry.pagesDone ?? 0, count: entry.pages })
+          : t('files.upload.processing');
       break;
     case 'done':
       status = t('files.upload.done');

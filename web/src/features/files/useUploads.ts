@@ -20,6 +20,8 @@ export interface UploadEntry {
   progress: number;
   pagesDone?: number;
   pages?: number;
+  /** processing, but the converter is retrying after a passing fault */
+  retrying?: boolean;
   /** the readable reason when failed */
   error?: string;
   docId?: string;
@@ -63,7 +65,13 @@ export function useUploads(opts: {
       const ctl = new AbortController();
       running.current.set(key, ctl);
       const onProgress = (u: UploadProgress) =>
-        patch(key, { status: u.phase, progress: u.progress, pagesDone: u.pagesDone, pages: u.pages });
+        patch(key, {
+          status: u.phase,
+          progress: u.progress,
+          pagesDone: u.pagesDone,
+          pages: u.pages,
+          retrying: u.retrying,
+        });
       uploadFile(file, { boardId: optsRef.current.boardId, signal: ctl.signal, onProgress })
         .then((doc: DocumentDto) => {
           patch(key, { status: 'done', progress: 1, docId: doc.id, pagesDone: doc.pages, pages: doc.pages });

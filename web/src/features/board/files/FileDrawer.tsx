@@ -306,9 +306,11 @@ function DocCard(props: {
         <FileName name={doc.name} />
         <span className="fd-info">
           {doc.status === 'processing'
-            ? doc.pages
-              ? t('drawer.statusPages', { done: doc.pagesDone, total: doc.pages })
-              : t('drawer.statusProcessing')
+            ? doc.error
+              ? t('drawer.statusRetrying')
+              : doc.pages
+                ? t('drawer.statusPages', { done: doc.pagesDone, total: doc.pages })
+                : t('drawer.statusProcessing')
             : doc.status === 'failed'
               ? t('drawer.conversionFailed')
               : doc.isImage

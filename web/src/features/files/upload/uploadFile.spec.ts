@@ -179,7 +179,7 @@ describe('uploadFile', () => {
     expect(phases.indexOf('uploading')).toBeGreaterThan(phases.lastIndexOf('hashing'));
     expect(phases.indexOf('processing')).toBeGreaterThan(phases.lastIndexOf('uploading'));
     expect(progress).toContainEqual({ phase: 'uploading', progress: 0.5 });
-    expect(progress).toContainEqual({ phase: 'processing', progress: 1 / 3, pagesDone: 1, pages: 3 });
+    expect(progress).toContainEqual({ phase: 'processing', progress: 1 / 3, pagesDone: 1, pages: 3, retrying: false });
   });
 
   it('registers stored content with POST /api/docs/add and never uploads it again', async () => {

@@ -15,6 +15,8 @@ export interface UploadProgress {
   progress: number;
   pagesDone?: number;
   pages?: number;
+  /** processing: the converter retries after a passing fault (the file is not to blame) */
+  retrying?: boolean;
 }
 export interface UploadOptions {
   /** an upload for a board (allowed without the fileUpload feature, spec §5) */
@@ -154,6 +156,7 @@ async function untilConverted(doc: DocumentDto, opts: UploadOptions): Promise<Do
       progress: current.pages > 0 ? Math.min(1, current.pagesDone / current.pages) : 0,
       pagesDone: current.pagesDone,
       pages: current.pages,
+      retrying: current.error !== null,
     });
     await sleep(Math.min(POLL_MAX_MS, first * 2 ** Math.min(polls, 2)), opts.signal);
     polls += 1;

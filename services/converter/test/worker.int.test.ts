@@ -25,6 +25,7 @@ import {
   DEFAULT_TEST_NATS_URL,
   DEFAULT_TEST_REDIS_URL,
   deleteRedisKeys,
+  eventually,
   findRepoRoot,
   freePort,
   randomId,
@@ -57,17 +58,18 @@ const reports: ConversionReportInput[] = [];
 
 const docId = (n: number) => n.toString(16).padStart(64, 'a');
 
-async function until<T>(what: string, probe: () => T | undefined, timeoutMs = 60_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}\n${workerLog.slice(-3000)}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
+/** a failed wait shows the worker's last output */
+const withWorkerLog = <T>(wait: Promise<T>): Promise<T> =>
+  wait.catch((err: Error) => Promise.reject(new Error(`${err.message}\n${workerLog.slice(-3000)}`)));
 const finalReport = (doc: string) =>
-  until(`final report of ${doc}`, () => reports.find((r) => r.docId === doc && r.status !== 'processing'));
+  withWorkerLog(
+    eventually(
+      () => reports.find((r) => r.docId === doc && r.status !== 'processing'),
+      60_000,
+      50,
+      `final report of ${doc}`,
+    ),
+  );
 
 async function keysOf(prefix: string): Promise<string[]> {
   const keys: string[] = [];
@@ -132,7 +134,7 @@ beforeAll(async () => {
   });
   worker.stdout!.on('data', (c: Buffer) => (workerLog += c.toString()));
   worker.stderr!.on('data', (c: Buffer) => (workerLog += c.toString()));
-  await until('worker ready', () => (/converter ready/.test(workerLog) ? true : undefined), 60_000);
+  await withWorkerLog(eventually(() => /converter ready/.test(workerLog), 60_000, 50, 'the worker to be ready'));
 });
 
 afterAll(async () => {

@@ -27,6 +27,7 @@ import { useBoardChat } from './chat/useBoardChat';
 import { BoardHeader } from './ui/BoardHeader';
 import { LessonButtons, LessonPresentation, LessonTimer, useLesson } from './lesson/Lesson';
 import { BoardUpgradeDialog, type BoardUpgradeReason } from './ui/BoardUpgrade';
+import { ReadOnlyBanner } from './ui/ReadOnlyBanner';
 import { accessOf, fromRgb, isPhone, useEditorState } from './ui/editorHooks';
 import { Minimap } from './ui/Minimap';
 import { Scrollbars } from './ui/Scrollbars';
@@ -297,9 +298,13 @@ export function BoardSession({ boardId, client, name, guest, style, settings, pl
         }
       />
       {readOnly && snap.readOnlyCause ? (
-        <p className="board-banner" role="note">
-          {t(`readOnly.${snap.readOnlyCause}`)}
-        </p>
+        <ReadOnlyBanner
+          cause={snap.readOnlyCause}
+          reason={snap.welcome?.readOnlyReason ?? null}
+          isOwner={snap.welcome?.role === 'owner'}
+          ownerName={snap.presence.find((p) => !p.guest && p.userId === snap.welcome?.ownerId)?.name ?? null}
+          onUpgrade={() => setUpgrade('readOnly')}
+        />
       ) : null}
       <LessonTimer model={lesson.model} />
       <LessonPresentation lesson={lesson} editor={editor} />

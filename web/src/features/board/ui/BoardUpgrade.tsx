@@ -7,7 +7,14 @@ import { useTranslation } from 'react-i18next';
 import { UpgradeDialog } from '../../../ui/UpgradePrompt';
 import { useUpgradeVariant } from '../../billing/useBilling';
 
-export type BoardUpgradeReason = 'powerTools' | 'presets' | 'advancedGraphs' | 'fileUpload' | 'lesson';
+export type BoardUpgradeReason =
+  | 'powerTools'
+  | 'presets'
+  | 'advancedGraphs'
+  | 'fileUpload'
+  | 'lesson'
+  /** the owner of a board read-only by plan limits or used-up collaboration minutes (ReadOnlyBanner) */
+  | 'readOnly';
 
 export function BoardUpgradeDialog({
   reason,

@@ -178,12 +178,13 @@ maybe('offline strokes and dead connections (SPEC K1–K4)', () => {
       asked = d.type();
       void d.accept();
     });
+    const a2 = await ctx.newPage(); // blank, keeps Ada's browser context (IndexedDB, cookies) open
+    a2.setDefaultTimeout(20_000);
     await a.close({ runBeforeUnload: true });
     await until(b, 'nothing yet', (h) => h.shapes().length === 3);
     expect(asked).toBe('beforeunload');
     proxy.restore();
     await ctx.setOffline(false);
-    const a2 = await ctx.newPage();
     await a2.goto(`${viaProxy}/boards/${boardId}`);
     await live(a2);
     await until(b, 'the strokes of the closed tab', (h) => h.shapes().length === 5);

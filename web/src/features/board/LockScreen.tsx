@@ -32,7 +32,7 @@ export function LockScreen({ reason, guest }: { reason: LockScreenReason; guest:
       <button type="button" className="primary" onClick={() => window.location.reload()}>
         {t('lock.retry')}
       </button>
-    ) : reason === 'unauthenticated' ? (
+    ) : reason === 'unauthenticated' || reason === 'guestLimit' ? (
       login(true)
     ) : reason === 'guestsNotOnPlan' ? (
       // the visitor variant of the upgrade prompt: an account is what a visitor can do about it

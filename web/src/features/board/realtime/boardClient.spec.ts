@@ -381,6 +381,18 @@ describe('reconnect and resend (S2, H2, C)', () => {
     expect(closeAction(RT_CLOSE.BOARD_FULL)).toEqual({ kind: 'readOnly' });
   });
 
+  it('4430 too many guest sockets from one address (SPEC J7): a lock screen, not a reconnect loop', async () => {
+    expect(closeAction(RT_CLOSE.GUEST_LIMIT)).toEqual({ kind: 'lock', reason: 'guestLimit' });
+    const server = new MemoryServer();
+    const { client, timers } = joined(server);
+    await settle();
+    server.closeAll(RT_CLOSE.GUEST_LIMIT);
+    await settle();
+    timers.advance(15_000);
+    await settle();
+    expect(client.getSnapshot()).toMatchObject({ status: 'locked', lock: 'guestLimit' });
+  });
+
   it('4414 board full: reconnects read-only', async () => {
     const server = new MemoryServer();
     const { client, timers } = joined(server);

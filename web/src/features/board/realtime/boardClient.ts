@@ -31,7 +31,8 @@ import type { Connection, Transport } from './transport';
 import { browserTimers, type Timers } from './timers';
 
 /** Lock screens (product spec §2 "board lock screens"). */
-export type LockReason = 'restricted' | 'notFound' | 'readOnlyPlan' | 'reload' | 'error' | 'unauthenticated';
+export type LockReason =
+  'restricted' | 'notFound' | 'readOnlyPlan' | 'reload' | 'error' | 'unauthenticated' | 'guestLimit';
 export type ConnectionStatus = 'connecting' | 'syncing' | 'live' | 'reconnecting' | 'locked' | 'stopped';
 /** offline: not connected with own changes unsent (kept on this device, K4); reconnecting: nothing unsent */
 export type SaveState = 'saved' | 'saving' | 'reconnecting' | 'offline';
@@ -68,6 +69,10 @@ export function closeAction(code: number): CloseAction {
       return { kind: 'lock', reason: 'unauthenticated' };
     case RT_CLOSE.BOARD_FULL:
       return { kind: 'readOnly' };
+    case RT_CLOSE.GUEST_LIMIT:
+      // SPEC J7: too many guest sockets from this address on the board; retrying would only be
+      // refused again: say so, and offer an account (signed-in people have no such cap)
+      return { kind: 'lock', reason: 'guestLimit' };
     default:
       // network loss, gateway 502/503 before the upgrade (1006), server restarts (1001/1012)
       return { kind: 'reconnect', now: false };

@@ -57,7 +57,7 @@ export function ReadOnlyBanner({ cause, reason, isOwner, ownerName, onUpgrade, n
             : t('readOnly.askTheOwner')}
       </span>
       {isOwner ? (
-        <button type="button" className="button" data-action="readonly-upgrade" onClick={onUpgrade}>
+        <button type="button" className="button primary" data-action="readonly-upgrade" onClick={onUpgrade}>
           {t('readOnly.upgrade')}
         </button>
       ) : null}

@@ -12,26 +12,9 @@
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { e2eReady, SHOTS } from './chromium';
-import { hook, live, startBoardStack, until, type BoardStack } from './boardStack';
+import { drag, hook, live, pickTool, startBoardStack, until, type BoardStack } from './boardStack';
 
 const maybe = e2eReady ? describe : describe.skip;
-const SHAPES = new Set(['rectangle', 'ellipse', 'triangle', 'diamond', 'star', 'hexagon', 'arrow']);
-
-async function pickTool(page: Page, id: string): Promise<void> {
-  if (SHAPES.has(id)) {
-    const menu = page.locator('.flyout-menu');
-    if (!(await menu.isVisible())) await page.locator('.tool-flyout button[aria-haspopup]').click();
-    await menu.locator(`[data-tool="${id}"]`).click();
-  } else await page.locator(`.board-toolbar [data-tool="${id}"]`).first().click();
-  await until(page, `the ${id} tool`, (h, t) => h.editor?.getState().tool === t, id);
-}
-
-async function drag(page: Page, from: { x: number; y: number }, to: { x: number; y: number }): Promise<void> {
-  await page.mouse.move(from.x, from.y);
-  await page.mouse.down();
-  await page.mouse.move(to.x, to.y, { steps: 8 });
-  await page.mouse.up();
-}
 
 /** the newest shape of a kind */
 const newest = (page: Page, kind: string) =>

@@ -170,6 +170,27 @@ export async function until<A = undefined>(
 export const live = (page: Page) =>
   until(page, 'the board to be live', (h) => h.state().status === 'live' && h.state().ready);
 
+/** the shape kinds that live in the toolbar's shapes flyout */
+const FLYOUT_SHAPES = new Set(['rectangle', 'ellipse', 'triangle', 'diamond', 'star', 'hexagon', 'arrow']);
+
+/** pick a tool from the board's toolbar (a shape from its flyout) and wait until it is active */
+export async function pickTool(page: Page, id: string): Promise<void> {
+  if (FLYOUT_SHAPES.has(id)) {
+    const menu = page.locator('.flyout-menu');
+    if (!(await menu.isVisible())) await page.locator('.tool-flyout button[aria-haspopup]').click();
+    await menu.locator(`[data-tool="${id}"]`).click();
+  } else await page.locator(`.board-toolbar [data-tool="${id}"]`).first().click();
+  await until(page, `the ${id} tool`, (h, t) => h.editor?.getState().tool === t, id);
+}
+
+/** a mouse drag in small steps, as a person draws */
+export async function drag(page: Page, from: { x: number; y: number }, to: { x: number; y: number }): Promise<void> {
+  await page.mouse.move(from.x, from.y);
+  await page.mouse.down();
+  await page.mouse.move(to.x, to.y, { steps: 8 });
+  await page.mouse.up();
+}
+
 /** PUT /api/boards/{id} from the owner's page (with its CSRF token) */
 export async function updateBoard(owner: Page, boardId: string, patch: Record<string, unknown>): Promise<number> {
   return owner.evaluate(

@@ -10,10 +10,19 @@
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { e2eReady, SHOTS } from './chromium';
-import { hook, live, startBoardStack, twoOnNewBoard, until, updateBoard, type BoardStack } from './boardStack';
+import {
+  drag,
+  hook,
+  live,
+  pickTool,
+  startBoardStack,
+  twoOnNewBoard,
+  until,
+  updateBoard,
+  type BoardStack,
+} from './boardStack';
 
 const maybe = e2eReady ? describe : describe.skip;
-const SHAPES = new Set(['rectangle', 'ellipse', 'triangle', 'diamond', 'star', 'hexagon', 'arrow']);
 
 /** the drawing area left free by the toolbar and panels at 1100 × 760: 4 × 3 cells */
 function cell(i: number): { x: number; y: number } {
@@ -21,22 +30,6 @@ function cell(i: number): { x: number; y: number } {
 }
 
 /** pick a tool from the toolbar (the geometric shapes sit behind the flyout) */
-async function pickTool(page: Page, id: string): Promise<void> {
-  if (SHAPES.has(id)) {
-    const menu = page.locator('.flyout-menu');
-    if (!(await menu.isVisible())) await page.locator('.tool-flyout button[aria-haspopup]').click();
-    await menu.locator(`[data-tool="${id}"]`).click();
-  } else await page.locator(`.board-toolbar [data-tool="${id}"]`).first().click();
-  await until(page, `the ${id} tool`, (h, t) => h.editor?.getState().tool === t, id);
-}
-
-async function drag(page: Page, from: { x: number; y: number }, to: { x: number; y: number }): Promise<void> {
-  await page.mouse.move(from.x, from.y);
-  await page.mouse.down();
-  await page.mouse.move(to.x, to.y, { steps: 8 });
-  await page.mouse.up();
-}
-
 const count = (page: Page) => hook(page, (h) => h.shapes().length);
 
 maybe('board editor end to end', () => {

@@ -3,7 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { useAppDispatch, useAppSelector } from '../app/store';
 import { dismiss, type Notification } from './toastsSlice';
 import { Icon } from './icons';
-import { obstacleBoxes, PHONE_QUERY, PHONE_TOAST_DURATION_MS, toastBottom } from './toastPlacement';
+import { followChrome, obstacleBoxes, PHONE_QUERY, PHONE_TOAST_DURATION_MS, toastBottom } from './toastPlacement';
 
 const isPhone = () => typeof window.matchMedia === 'function' && window.matchMedia(PHONE_QUERY).matches;
 
@@ -56,29 +56,10 @@ function useToastBottom(active: boolean): number | undefined {
   const [bottom, setBottom] = useState<number>();
   useEffect(() => {
     if (!active) return;
-    let frame = 0;
-    const measure = () => {
-      frame = 0;
+    return followChrome(() => {
       const viewport = { width: window.innerWidth, height: window.innerHeight };
       setBottom(toastBottom(viewport, isPhone(), obstacleBoxes()));
-    };
-    const schedule = () => {
-      if (!frame) frame = requestAnimationFrame(measure);
-    };
-    measure();
-    const observer = new MutationObserver(schedule);
-    observer.observe(document.body, {
-      childList: true,
-      subtree: true,
-      attributes: true,
-      attributeFilter: ['class', 'hidden'],
     });
-    window.addEventListener('resize', schedule);
-    return () => {
-      observer.disconnect();
-      window.removeEventListener('resize', schedule);
-      if (frame) cancelAnimationFrame(frame);
-    };
   }, [active]);
   return bottom;
 }

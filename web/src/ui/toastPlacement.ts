@@ -98,3 +98,32 @@ export function freeSpot(
   }
   return null;
 }
+
+/**
+ * Calls `measure` now and again (once per frame at most) whenever the page's chrome may have moved:
+ * elements added or removed, a class or `hidden` changed, the window resized. Returns the stop.
+ */
+export function followChrome(measure: () => void): () => void {
+  let frame = 0;
+  const run = () => {
+    frame = 0;
+    measure();
+  };
+  const schedule = () => {
+    if (!frame) frame = requestAnimationFrame(run);
+  };
+  measure();
+  const observer = new MutationObserver(schedule);
+  observer.observe(document.body, {
+    childList: true,
+    subtree: true,
+    attributes: true,
+    attributeFilter: ['class', 'hidden'],
+  });
+  window.addEventListener('resize', schedule);
+  return () => {
+    observer.disconnect();
+    window.removeEventListener('resize', schedule);
+    if (frame) cancelAnimationFrame(frame);
+  };
+}

@@ -1,5 +1,5 @@
 import { useEffect, useId, useLayoutEffect, useRef, useState, type RefObject } from 'react';
-import { freeSpot, obstacleBoxes } from '../../ui/toastPlacement';
+import { followChrome, freeSpot, obstacleBoxes } from '../../ui/toastPlacement';
 import { useTranslation } from 'react-i18next';
 import {
   acceptAll,
@@ -26,33 +26,14 @@ function useFreePlace(visible: boolean, ref: RefObject<HTMLElement | null>) {
   const [place, setPlace] = useState<{ left: number; top: number } | null>(null);
   useLayoutEffect(() => {
     if (!visible) return;
-    let frame = 0;
-    const measure = () => {
-      frame = 0;
+    return followChrome(() => {
       const el = ref.current;
       if (!el) return;
       const size = { width: el.offsetWidth, height: el.offsetHeight };
       const viewport = { width: window.innerWidth, height: window.innerHeight };
       const next = freeSpot(viewport, size, obstacleBoxes(document, '.consent, .toasts'));
       setPlace((prev) => (prev?.left === next?.left && prev?.top === next?.top ? prev : next));
-    };
-    const schedule = () => {
-      if (!frame) frame = requestAnimationFrame(measure);
-    };
-    measure();
-    const observer = new MutationObserver(schedule);
-    observer.observe(document.body, {
-      childList: true,
-      subtree: true,
-      attributes: true,
-      attributeFilter: ['class', 'hidden'],
     });
-    window.addEventListener('resize', schedule);
-    return () => {
-      observer.disconnect();
-      window.removeEventListener('resize', schedule);
-      if (frame) cancelAnimationFrame(frame);
-    };
   }, [visible, ref]);
   return place;
 }

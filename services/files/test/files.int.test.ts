@@ -304,7 +304,7 @@ describe('uploading to the library', () => {
     expect(await store.get(originalKey(id))).toEqual(new Uint8Array(bytes));
     expect(await ready(ann, id)).toMatchObject({ name: 'Algebra.pdf', pages: 2, pagesDone: 2, status: 'ready' });
     expect(jobsFor(id)).toEqual([
-      { docId: id, imageId: expect.stringMatching(/^[0-9a-f]{64}$/), format: 'pdf', purpose: 'doc' },
+      { docId: id, imageId: expect.stringMatching(/^[0-9a-f]{64}$/), format: 'pdf', purpose: 'doc', ownerId: ann },
     ]);
     expect(await call('docs.list', {}, ann)).toEqual([expect.objectContaining({ id, name: 'Algebra.pdf' })]);
   });

@@ -15,9 +15,19 @@
  * The mode is probed once per process (a real `true` run in the sandbox) and logged.
  */
 import { spawnSync } from 'node:child_process';
-import { chownSync, existsSync, lstatSync, mkdtempSync, readlinkSync, rmSync } from 'node:fs';
+import {
+  chmodSync,
+  chownSync,
+  cpSync,
+  existsSync,
+  lstatSync,
+  mkdtempSync,
+  readlinkSync,
+  rmSync,
+  statSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import type { Logger } from '@wb/platform';
 
 export type SandboxMode = 'bwrap' | 'unshare' | 'none';
@@ -118,6 +128,19 @@ export class Sandbox {
     return ['setpriv', `--reuid=${this.uid}`, `--regid=${this.uid}`, '--clear-groups', '--inh-caps=-all', '--'];
   }
 
+  /** `dir` itself when the tools' user can reach it, else a copy it can (made once per process) */
+  private readableCopyOf(dir: string): string {
+    const uid = this.runsAsUid;
+    if (uid === (process.getuid?.() ?? 0) || reachableBy(uid, dir)) return dir;
+    const known = stagedCopies.get(dir);
+    if (known) return known;
+    stagingRoot ??= makeStagingRoot();
+    const copy = join(stagingRoot, String(stagedCopies.size));
+    cpSync(dir, copy, { recursive: true, dereference: true });
+    stagedCopies.set(dir, copy);
+    return copy;
+  }
+
   private bwrap(cmd: string[], view: SandboxView): string[] {
     const args = [
       ...this.dropPrivileges(),
@@ -148,7 +171,9 @@ export class Sandbox {
       else if (existsSync(link)) args.push('--ro-bind', link, link);
     }
     args.push('--proc', '/proc', '--dev', '/dev', '--tmpfs', '/tmp');
-    for (const dir of view.ro ?? []) args.push('--ro-bind', dir, dir);
+    // bubblewrap binds as the sandbox user: a read-only folder it cannot reach (a checkout under a
+    // private parent, e.g. a 0700 temporary folder) is bound from a copy it can read, at its own path
+    for (const dir of view.ro ?? []) args.push('--ro-bind', this.readableCopyOf(dir), dir);
     for (const dir of view.rw) args.push('--bind', dir, dir);
     args.push('--chdir', view.cwd ?? view.rw[0] ?? '/tmp', '--', ...cmd);
     return args;
@@ -205,6 +230,34 @@ export class Sandbox {
       '-c',
       lines.join('\n'),
     ];
+  }
+}
+
+/** copies of read-only folders the tools' user could not reach, by original path */
+const stagedCopies = new Map<string, string>();
+let stagingRoot: string | undefined;
+
+function makeStagingRoot(): string {
+  const root = mkdtempSync(join(tmpdir(), 'wb-sandbox-ro-'));
+  chmodSync(root, 0o755);
+  process.once('exit', () => rmSync(root, { recursive: true, force: true }));
+  return root;
+}
+
+/** can `uid` (with no groups) open `dir`: search on every ancestor, read and search on itself */
+function reachableBy(uid: number, dir: string): boolean {
+  const allows = (path: string, ownerBits: number, otherBits: number): boolean => {
+    const st = statSync(path);
+    return st.uid === uid ? (st.mode & ownerBits) === ownerBits : (st.mode & otherBits) === otherBits;
+  };
+  try {
+    if (!allows(dir, 0o500, 0o005)) return false;
+    for (let up = dirname(dir); ; up = dirname(up)) {
+      if (!allows(up, 0o100, 0o001)) return false;
+      if (up === dirname(up)) return true;
+    }
+  } catch {
+    return false;
   }
 }
 

@@ -159,7 +159,9 @@ maybe('files on a board end to end', () => {
     expect(pen.y).toBeGreaterThan(p2.y);
     expect(pen.y).toBeLessThan(p2.y + p2.h!);
     const fileId = p2.fileId!;
-    expect(fileId).toBe(createHash('sha256').update(pdf).digest('hex'));
+    // the page is placed by its opaque image id, not the content hash (issue 25 §4)
+    expect(fileId).toMatch(/^[0-9a-f]{64}$/);
+    expect(fileId).not.toBe(createHash('sha256').update(pdf).digest('hex'));
     const status = await b.evaluate(async (id) => (await fetch(`/docs/${id}-1-full.webp`)).status, fileId);
     expect(status).toBe(200);
 
@@ -171,19 +173,22 @@ maybe('files on a board end to end', () => {
       dt.items.add(new File([new Uint8Array(bytes)], 'image.png', { type: 'image/png' }));
       document.dispatchEvent(new ClipboardEvent('paste', { clipboardData: dt, bubbles: true, cancelable: true }));
     }, Array.from(image));
-    const imageId = createHash('sha256').update(image).digest('hex');
+    // placed by its opaque image id (issue 25 §4), never by the content hash
+    const imageSha = createHash('sha256').update(image).digest('hex');
     await until(
       a,
       'the pasted image',
-      (h, id) => h.shapes().some((s) => s.kind === 'image' && s.fileId === id),
-      imageId,
+      (h, sha) =>
+        h.shapes().some((s) => s.kind === 'image' && /^[0-9a-f]{64}$/.test(String(s.fileId ?? '')) && s.fileId !== sha),
+      imageSha,
       60_000,
     );
     await until(
       b,
       'the pasted image',
-      (h, id) => h.shapes().some((s) => s.kind === 'image' && s.fileId === id),
-      imageId,
+      (h, sha) =>
+        h.shapes().some((s) => s.kind === 'image' && /^[0-9a-f]{64}$/.test(String(s.fileId ?? '')) && s.fileId !== sha),
+      imageSha,
     );
     const img = (await shapes(b)).find((s) => s.kind === 'image')!;
     expect(img.w! / img.h!).toBeCloseTo(2, 1);

@@ -179,7 +179,12 @@ maybe('files on a board end to end', () => {
       a,
       'the pasted image',
       (h, sha) =>
-        h.shapes().some((s) => s.kind === 'image' && /^[0-9a-f]{64}$/.test(String(s.fileId ?? '')) && s.fileId !== sha),
+        h
+          .shapes()
+          .some(
+            (s) =>
+              s.kind === 'image' && typeof s.fileId === 'string' && /^[0-9a-f]{64}$/.test(s.fileId) && s.fileId !== sha,
+          ),
       imageSha,
       60_000,
     );
@@ -187,7 +192,12 @@ maybe('files on a board end to end', () => {
       b,
       'the pasted image',
       (h, sha) =>
-        h.shapes().some((s) => s.kind === 'image' && /^[0-9a-f]{64}$/.test(String(s.fileId ?? '')) && s.fileId !== sha),
+        h
+          .shapes()
+          .some(
+            (s) =>
+              s.kind === 'image' && typeof s.fileId === 'string' && /^[0-9a-f]{64}$/.test(s.fileId) && s.fileId !== sha,
+          ),
       imageSha,
     );
     const img = (await shapes(b)).find((s) => s.kind === 'image')!;

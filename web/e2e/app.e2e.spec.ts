@@ -176,5 +176,5 @@ maybe('web app end to end', () => {
     }
     expect(found).toEqual([]);
     await context.close();
-  });
+  }, 120_000);
 });

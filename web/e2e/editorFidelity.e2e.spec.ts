@@ -19,7 +19,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { inflateSync } from 'node:zlib';
 import type { Page } from 'playwright-core';
-import { packPoints } from '@wb/proto';
+import { packPoints, SHAPE_KINDS } from '@wb/proto';
 import { e2eReady, SHOTS } from './chromium';
 import { drag, hook, live, pickTool, startBoardStack, until, type BoardStack } from './boardStack';
 
@@ -264,22 +264,7 @@ maybe('what is drawn is what is exported and bound', () => {
       [rectId!, triId!, packed([0, 0, 10, 10])] as const,
     );
     const all = await hook(page, (h) => h.shapes().map((s) => s.kind));
-    for (const kind of [
-      'pen',
-      'line',
-      'arc',
-      'polyline',
-      'curve',
-      'connector',
-      'shape',
-      'sticky',
-      'text',
-      'formula',
-      'graph',
-      'image',
-      'documentPage',
-    ])
-      expect(all).toContain(kind);
+    for (const kind of SHAPE_KINDS) expect(all).toContain(kind);
     await page.keyboard.press('Escape');
     await page.keyboard.press('Shift+1'); // zoom to fit
     await page.waitForTimeout(1500); // MathJax, function-plot and the placeholders

@@ -43,8 +43,14 @@ describe('leases (R2–R6)', () => {
   });
 
   it('R2: without a lease the owner is the rendezvous choice among live nodes', async () => {
-    const a = node('rt-a');
-    const b = node('rt-b');
+    // Its own key prefix (only these two nodes are live) and a long node TTL: this rule is not about
+    // expiry, and 80 routes on a loaded CI machine once took longer than the 1 s TTL, so one node's
+    // heartbeat lapsed between the two nodes' reads and both called the board theirs.
+    const ownPrefix = `${prefix}r2:`;
+    const longLived = (id: string) =>
+      new NodeRegistry({ redis, prefix: ownPrefix, nodeId: id, url: `ws://${id}`, clock, nodeTtlMs: 60_000 });
+    const a = longLived('rt-a');
+    const b = longLived('rt-b');
     await a.heartbeat();
     await b.heartbeat();
     const routes = await Promise.all(

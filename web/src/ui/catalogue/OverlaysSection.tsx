@@ -1,0 +1,4 @@
+/** The catalogue's section for the kit's overlays (Menu, Popover, Dialog, Drawer, Select, Tabs, DatePicker). */
+export function OverlaysSection() {
+  return null;
+}

@@ -203,6 +203,11 @@ export const EVENT_SCHEMAS = {
    * the earlier one (boards keeps GREATEST(to)), so redelivery never counts twice.
    */
   'realtime.collaboration.span.v1': collaborationSpanSchema,
+  /**
+   * A board's dashboard preview (WebP) was stored by its realtime node; `version` is the journal
+   * seq it shows (grows with edits). Boards keeps the highest per board for the board list.
+   */
+  'realtime.board.previewed.v1': z.object({ boardId: z.string(), version: z.number().int().positive() }),
 } as const;
 export type EventType = keyof typeof EVENT_SCHEMAS;
 export type EventData<T extends EventType> = z.infer<(typeof EVENT_SCHEMAS)[T]>;

@@ -63,6 +63,8 @@ export const realtimeEnvSchema = baseEnvSchema
     RT_NODE_TTL_MS: z.coerce.number().int().min(500).default(6000),
     RT_IDLE_MS: z.coerce.number().int().min(100).default(30_000),
     RT_SNAPSHOT_EVERY_MS: z.coerce.number().int().min(100).default(60_000),
+    /** an edited board's dashboard preview is made at most this often while it is open (and when it closes) */
+    RT_PREVIEW_EVERY_MS: z.coerce.number().int().min(100).default(30_000),
     /** wasm memory reserved at start-up for board documents (doc/automerge.ts warmUpDocEngine); 0: none */
     RT_DOC_MEMORY_MB: z.coerce.number().int().min(0).max(4096).default(128),
     /** lesson (SPEC LS3): how long a board owner's plan is kept (as boards and files do) */

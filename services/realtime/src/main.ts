@@ -11,6 +11,7 @@ const tracing = startTracing('realtime');
 
 import { join } from 'node:path';
 import {
+  appendEvent,
   connectBus,
   createLifecycle,
   createLogger,
@@ -23,13 +24,14 @@ import {
   startHealthServer,
   startOutboxRelay,
   subscribeBroadcast,
+  withTransaction,
 } from '@wb/platform';
 import { accessCheckReplySchema, broadcastSubject, SESSIONS_REVOKED, sessionsRevokedSchema } from '@wb/proto';
 import type { AccessCheckReply, RequestActor } from '@wb/proto';
 import { OutboxSessionSink } from './commands/sessionEvents';
 import { warmUpDocEngine } from './doc/automerge';
 import { loadRealtimeEnv } from './env';
-import { createHeartbeatMetrics, createRealtimeMetrics, createRenderMetrics } from './metrics';
+import { createHeartbeatMetrics, createPreviewMetrics, createRealtimeMetrics, createRenderMetrics } from './metrics';
 import { RenderWorker } from './doc/renderSnapshot';
 import { createChatMetrics } from './chatMetrics';
 import { createLessonMetrics } from './lessonMetrics';
@@ -84,7 +86,11 @@ async function main(): Promise<void> {
     nodeTtlMs: env.RT_NODE_TTL_MS,
   });
   const sessionEvents = new OutboxSessionSink(pool, env.RT_NODE_ID, log);
-  const renders = new RenderWorker(createRenderMetrics(metricsRegistry));
+  const renders = new RenderWorker(
+    createRenderMetrics(metricsRegistry),
+    undefined,
+    createPreviewMetrics(metricsRegistry),
+  );
   lifecycle.onShutdown('render worker', () => renders.close());
   const manager: RoomManager = new RoomManager({
     pool,
@@ -107,6 +113,11 @@ async function main(): Promise<void> {
       metrics: createMinutesMetrics(metricsRegistry),
     },
     renders,
+    previewEveryMs: env.RT_PREVIEW_EVERY_MS,
+    // boards keeps the version for the board list (the dashboard's image URL changes with it)
+    previewed: async (boardId, version) => {
+      await withTransaction(pool, (c) => appendEvent(c, SCHEMA, 'realtime.board.previewed.v1', { boardId, version }));
+    },
   });
 
   // SPEC T7: an owner's plan change re-asks boards for the minutes of their open rooms

@@ -125,3 +125,15 @@ export function createRenderMetrics(registry: Registry): (seconds: number, outco
   });
   return (seconds, outcome) => made.observe({ outcome }, seconds);
 }
+
+/** Dashboard previews made in the render worker (count and time from request to answer, by outcome) */
+export function createPreviewMetrics(registry: Registry): (seconds: number, outcome: 'ok' | 'failed') => void {
+  const made = new Histogram({
+    name: 'realtime_board_preview_seconds',
+    help: 'Time to draw and encode one dashboard preview (WebP) in the render worker thread, by outcome',
+    labelNames: ['outcome'] as const,
+    buckets: [0.05, 0.1, 0.25, 0.5, 1, 2, 5],
+    registers: [registry],
+  });
+  return (seconds, outcome) => made.observe({ outcome }, seconds);
+}

@@ -10,17 +10,13 @@
 import { Worker } from 'node:worker_threads';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { compareZOrder, encodeRenderSnapshot, type RenderRecord } from '@wb/proto';
+import { compareZOrder, encodeRenderSnapshot, type BoardBackground, type RenderRecord } from '@wb/proto';
 import { A } from './automerge';
 
 type StoredDoc = { shapes?: Record<string, Record<string, Record<string, unknown>>> };
 
-/**
- * The records of a saved board document (atomic strings as strings, the id added) in z order,
- * gzipped: a third of the bytes (20,000 objects: 4.6 → 1.5 MB) on the way to a browser that is busy
- * booting.
- */
-export function renderSnapshotOf(docBytes: Uint8Array): Uint8Array {
+/** The records of a saved board document (atomic strings as strings, the id added) in z order. */
+export function recordsOf(docBytes: Uint8Array): RenderRecord[] {
   const doc = A.load<StoredDoc>(docBytes);
   const records: RenderRecord[] = [];
   for (const bucket of Object.values(doc.shapes ?? {})) {
@@ -37,18 +33,31 @@ export function renderSnapshotOf(docBytes: Uint8Array): Uint8Array {
   // in the browser scene's order (z, then id): its sort then has nothing left to move
   const key = (r: RenderRecord) => (typeof r.z === 'string' ? r.z : '');
   records.sort((a, b) => compareZOrder(key(a), a.id, key(b), b.id));
-  return gzipSync(encodeRenderSnapshot(records), { level: 6 });
+  return records;
+}
+
+/**
+ * The records of a saved board document gzipped: a third of the bytes (20,000 objects: 4.6 →
+ * 1.5 MB) on the way to a browser that is busy booting.
+ */
+export function renderSnapshotOf(docBytes: Uint8Array): Uint8Array {
+  return gzipSync(encodeRenderSnapshot(recordsOf(docBytes)), { level: 6 });
 }
 
 export interface RenderSnapshotMaker {
   /** the render snapshot of a saved document; rejects when it cannot be made */
   render(docBytes: Uint8Array): Promise<Uint8Array>;
+  /** the dashboard preview (WebP, boardPreview.ts) of a saved document */
+  preview(docBytes: Uint8Array, background: BoardBackground): Promise<Uint8Array>;
   close(): Promise<void>;
 }
 
+export type WorkerObserver = (seconds: number, outcome: 'ok' | 'failed') => void;
+
 /**
  * One worker thread per node, one document at a time (a render costs a whole materialisation:
- * ~0.5 s for 20,000 objects; queueing keeps it to one core). Started on first use.
+ * ~0.5 s for 20,000 objects; queueing keeps it to one core). Started on first use. Render
+ * snapshots and dashboard previews share it.
  */
 export class RenderWorker implements RenderSnapshotMaker {
   private worker: Worker | null = null;
@@ -56,15 +65,24 @@ export class RenderWorker implements RenderSnapshotMaker {
   private readonly waiting = new Map<number, { resolve: (b: Uint8Array) => void; reject: (e: Error) => void }>();
 
   constructor(
-    private readonly observe: (seconds: number, outcome: 'ok' | 'failed') => void = () => undefined,
+    private readonly observe: WorkerObserver = () => undefined,
     private readonly file = join(__dirname, 'renderWorker.js'),
+    private readonly observePreview: WorkerObserver = () => undefined,
   ) {}
 
   render(docBytes: Uint8Array): Promise<Uint8Array> {
+    return this.ask({ doc: docBytes }, this.observe);
+  }
+
+  preview(docBytes: Uint8Array, background: BoardBackground): Promise<Uint8Array> {
+    return this.ask({ doc: docBytes, preview: background }, this.observePreview);
+  }
+
+  private ask(message: { doc: Uint8Array; preview?: BoardBackground }, observe: WorkerObserver): Promise<Uint8Array> {
     const worker = this.start();
     const id = this.nextId++;
     const started = performance.now();
-    const done = (outcome: 'ok' | 'failed') => this.observe((performance.now() - started) / 1000, outcome);
+    const done = (outcome: 'ok' | 'failed') => observe((performance.now() - started) / 1000, outcome);
     return new Promise((resolve, reject) => {
       this.waiting.set(id, {
         resolve: (b) => {
@@ -77,10 +95,9 @@ export class RenderWorker implements RenderSnapshotMaker {
         },
       });
       // a copy: the caller keeps its bytes (the DOC frame shares them)
-      worker.postMessage({ id, doc: docBytes });
+      worker.postMessage({ id, ...message });
     });
   }
-
   private start(): Worker {
     if (this.worker) return this.worker;
     const worker = new Worker(this.file);

@@ -12,6 +12,7 @@ import type { BoardInfo } from '@wb/proto';
 import { loadBoardHandle, PgRoomJournal, SNAPSHOT_EVERY_CHANGES } from '../commands/boardStore';
 import { claimBoard } from '../repositories/journal';
 import type { NodeRegistry } from '../sharding/registry';
+import { previewKey } from '../storage/snapshots';
 import type { SnapshotStore } from '../storage/snapshots';
 import type { RoomMetrics } from '../metrics';
 import { PgChatStore } from '../repositories/chat';
@@ -48,6 +49,11 @@ export interface OpenRoom {
   lastSnapshotAt: number;
   /** collaboration minutes of the room (SPEC T4–T8), when the node meters them */
   minutes?: CollaborationMeter;
+  /** dashboard preview: the journal seq the last one shows (its version), when it was made */
+  previewSeq: number;
+  lastPreviewAt: number;
+  /** a preview is being made (save → worker → store → event) */
+  previewing: Promise<void> | null;
 }
 /** Collaboration-time events (written to the outbox by main.ts). */
 export interface SessionSink {
@@ -88,8 +94,12 @@ export interface ManagerOptions {
   lessonMetrics?: LessonMetrics;
   /** collaboration minutes (SPEC T4–T8): boards' counter, the outbox, the meter's timers */
   minutes?: MinutesOptions;
-  /** S9: render snapshots for fresh joiners (one worker thread per node); none without it */
+  /** S9: render snapshots for fresh joiners and dashboard previews (one worker thread per node); none without it */
   renders?: RenderSnapshotMaker;
+  /** a changed board's dashboard preview is made at most this often while it is open; default 30 000 */
+  previewEveryMs?: number;
+  /** a preview of `version` (journal seq) was stored under previewKey (main.ts announces it) */
+  previewed?: (boardId: string, version: number) => Promise<void>;
 }
 
 /** The board facts a room needs, from the access check of the join that opens it. */
@@ -252,6 +262,10 @@ export class RoomManager {
       sessionId: randomUUID(),
       startedAt: now,
       lastSnapshotAt: now,
+      // what was loaded was previewed when it was written (or predates previews): only edits count
+      previewSeq: loaded.lastSeq,
+      lastPreviewAt: now,
+      previewing: null,
       room: undefined as unknown as Room,
     };
     open.room = new Room({
@@ -323,6 +337,7 @@ export class RoomManager {
         j.changesSinceSnapshot >= (this.opts.snapshotEveryChanges ?? SNAPSHOT_EVERY_CHANGES) ||
         (j.changesSinceSnapshot > 0 && now - r.lastSnapshotAt >= (this.opts.snapshotEveryMs ?? 60_000));
       if (due) await this.snapshot(r);
+      if (now - r.lastPreviewAt >= (this.opts.previewEveryMs ?? 30_000)) this.preview(r);
       if (r.room.size === 0 && now - r.room.lastActivity >= (this.opts.idleMs ?? 30_000)) {
         // H1: only after a final persist succeeded (PostgreSQL down → keep the room, retry later)
         if (await r.room.drain(1)) await this.evict(r, RT_CLOSE.ROOM_MOVED, 'idle');
@@ -340,6 +355,36 @@ export class RoomManager {
     }
   }
 
+  /**
+   * The board's dashboard preview, when it changed since the last one and none is in progress:
+   * the document is saved here (the handle is the event loop's), drawn and encoded in the render
+   * worker, stored under previewKey and announced. Never per change: maintain() calls it at most
+   * every previewEveryMs, and evict() once more for the last edits.
+   */
+  preview(r: OpenRoom): void {
+    const { renders, previewed, log, store } = this.opts;
+    const version = r.journal.lastSeq;
+    if (!renders || !previewed || r.previewing || version <= r.previewSeq) return;
+    const { boardId } = r.room;
+    const started = performance.now();
+    const doc = r.room.handle.saveNoCompress();
+    r.lastPreviewAt = this.opts.clock.now();
+    r.previewing = (async () => {
+      const webp = await renders.preview(doc, r.room.boardInfo.background);
+      await store.put(previewKey(boardId), webp);
+      await previewed(boardId, version);
+      r.previewSeq = version;
+      log.info(
+        { boardId, version, bytes: webp.length, ms: Math.round(performance.now() - started) },
+        'board preview made',
+      );
+    })()
+      .catch((err: unknown) => log.warn({ err, boardId }, 'board preview failed'))
+      .finally(() => {
+        r.previewing = null;
+      });
+  }
+
   /** H1: final persist + snapshot, release the lease, tell clients to reconnect. */
   async evict(r: OpenRoom, code: number, reason: string): Promise<void> {
     const { boardId } = r.room;
@@ -349,6 +394,9 @@ export class RoomManager {
       // persist before closing: a client reconnecting elsewhere must find every change
       const persisted = await r.room.drain();
       if (persisted) await this.snapshot(r);
+      // the last edits' preview (saved now, made after the room is gone)
+      if (r.previewing) await r.previewing;
+      this.preview(r);
       r.room.close(code, reason);
       r.room.dispose();
       await this.opts.registry.release(boardId, r.token).catch(() => undefined);

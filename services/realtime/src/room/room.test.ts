@@ -376,6 +376,7 @@ describe('Room', () => {
           rendered.push(doc);
           return Promise.resolve(renderSnapshotOf(doc));
         },
+        preview: () => Promise.reject(new Error('not used')),
         close: () => Promise.resolve(),
       },
     });

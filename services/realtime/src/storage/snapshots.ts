@@ -41,6 +41,15 @@ export function boardKeyPrefix(boardId: string): string {
   return `${encodeURIComponent(boardId).replaceAll('%2F', '~')}/`;
 }
 
+/**
+ * A board's dashboard preview (WebP, doc/boardPreview.ts): one object per board, replaced by each
+ * new one, inside the board's folder so the purge takes it too. Its version travels in the
+ * realtime.board.previewed.v1 event, not in the key.
+ */
+export function previewKey(boardId: string): string {
+  return `${boardKeyPrefix(boardId)}preview.webp`;
+}
+
 const gunzipAsync = promisify(gunzip);
 
 /** Document bytes of a stored snapshot: as stored, or gunzipped (on the thread pool) if older. */

@@ -80,6 +80,8 @@ export const boardListItemSchema = z.object({
   updated: z.string(),
   /** the owner's display name, on boards shared with the caller */
   owner_name: z.string().optional(),
+  /** the version of its dashboard preview (GET /api/boards/{id}/preview.webp?v=…); absent until it has one */
+  preview: z.number().int().optional(),
 });
 export type BoardListItem = z.infer<typeof boardListItemSchema>;
 
@@ -112,6 +114,8 @@ export const boardListSchema = z.object({
     /** unix seconds, as in owned */
     updated: z.array(z.number().int()),
   }),
+  /** board id → its dashboard preview's version, for the boards (owned or shared) that have one */
+  preview: z.record(z.string(), z.number().int()).optional(),
 });
 export type BoardList = z.infer<typeof boardListSchema>;
 
@@ -130,17 +134,20 @@ export function expandBoardList(list: BoardList, userId: number): BoardListItem[
       folder_id: owned.folder_id[i] ?? null,
       trashed: owned.trashed[id] ?? null,
       updated: isoFromSeconds(owned.updated[i]!),
+      ...(list.preview?.[id] ? { preview: list.preview[id] } : {}),
     });
   }
   for (let i = 0; i < shared.id.length; i++) {
+    const id = shared.id[i]!;
     out.push({
-      id: shared.id[i]!,
+      id,
       user_id: shared.user_id[i]!,
       title: shared.title[i]!,
       folder_id: null,
       trashed: null,
       updated: isoFromSeconds(shared.updated[i]!),
       owner_name: shared.owner_name[i] ?? '',
+      ...(list.preview?.[id] ? { preview: list.preview[id] } : {}),
     });
   }
   return out;

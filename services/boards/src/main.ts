@@ -20,6 +20,7 @@ import { buildEndpoints } from './handlers';
 import { processTrashPurgeJob, scheduleTrashPurge, TRASH_PURGE_QUEUE } from './jobs/trashPurge';
 import type { TrashPurgeJob } from './jobs/trashPurge';
 import { createBoardsMetrics } from './metrics';
+import { BoardPreviewsProcessor } from './processors/boardPreviews';
 import { CollaborationSpansProcessor } from './processors/collaborationSpans';
 import { UserTerminatedProcessor } from './processors/userTerminated';
 
@@ -56,6 +57,7 @@ runMain('boards', async () => {
   rt.startOutboxRelay();
   await rt.consume(new UserTerminatedProcessor({ log, metrics }));
   await rt.consume(new CollaborationSpansProcessor());
+  await rt.consume(new BoardPreviewsProcessor());
 
   const purgeQueue = createQueue<TrashPurgeJob>(TRASH_PURGE_QUEUE, {
     ...rt.queueOptions,

@@ -20,6 +20,7 @@ export function presentListItem(row: BoardRow): BoardListItem {
     folder_id: row.folder_id,
     trashed: row.trashed_at ? row.trashed_at.toISOString() : null,
     updated: row.updated_at.toISOString(),
+    ...(row.preview_version ? { preview: Number(row.preview_version) } : {}),
   };
 }
 
@@ -31,12 +32,14 @@ export function presentBoardList(owned: BoardRow[], shared: BoardRow[], ownerNam
     owned: { id: [], title: [], folder_id: [], updated: [], trashed: {} },
     shared: { id: [], title: [], user_id: [], owner_name: [], updated: [] },
   };
+  const preview: Record<string, number> = {};
   for (const r of owned) {
     list.owned.id.push(r.id);
     list.owned.title.push(r.title);
     list.owned.folder_id.push(r.folder_id);
     list.owned.updated.push(unixSeconds(r.updated_at));
     if (r.trashed_at) list.owned.trashed[r.id] = r.trashed_at.toISOString();
+    if (r.preview_version) preview[r.id] = Number(r.preview_version);
   }
   for (const r of shared) {
     list.shared.id.push(r.id);
@@ -44,7 +47,10 @@ export function presentBoardList(owned: BoardRow[], shared: BoardRow[], ownerNam
     list.shared.user_id.push(r.user_id);
     list.shared.owner_name.push(ownerNames[String(r.user_id)] ?? '');
     list.shared.updated.push(unixSeconds(r.updated_at));
+    if (r.preview_version) preview[r.id] = Number(r.preview_version);
   }
+  // sparse: most boards of a big list have none (yet)
+  if (Object.keys(preview).length > 0) list.preview = preview;
   return list;
 }
 

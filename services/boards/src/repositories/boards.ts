@@ -14,12 +14,14 @@ export interface BoardRow {
   delete_own_only: boolean;
   created_at: Date;
   updated_at: Date;
+  /** the dashboard preview's version (bigint as text), null until the first one */
+  preview_version: string | null;
 }
 
 /** the columns of one GET /api/boards item */
 
 const COLUMNS =
-  'id, user_id, title, folder_id, trashed_at, trashed_count, background, default_permission, delete_own_only, created_at, updated_at';
+  'id, user_id, title, folder_id, trashed_at, trashed_count, background, default_permission, delete_own_only, created_at, updated_at, preview_version';
 const JOINED_COLUMNS = COLUMNS.split(', ')
   .map((c) => `b.${c}`)
   .join(', ');
@@ -61,7 +63,7 @@ export async function findBoardForUser(
 ): Promise<(BoardRow & { grant: BoardPermission | null }) | null> {
   const { rows } = await db.query<BoardRow & { grant: BoardPermission | null }>(
     `SELECT b.id, b.user_id, b.title, b.folder_id, b.trashed_at, b.trashed_count, b.background,
-            b.default_permission, b.delete_own_only, b.created_at, b.updated_at, m.permission AS grant
+            b.default_permission, b.delete_own_only, b.created_at, b.updated_at, b.preview_version, m.permission AS grant
        FROM boards b LEFT JOIN board_users m ON m.board_id = b.id AND m.user_id = $2
       WHERE b.id = $1`,
     [id, userId],
@@ -224,4 +226,12 @@ export async function listJoined(db: Db, userId: number): Promise<JoinedBoardRow
     values: [userId],
   });
   return rows;
+}
+
+/** a board's preview version, only ever raised (a late or repeated event changes nothing) */
+export async function recordPreviewVersion(db: Db, boardId: string, version: number): Promise<void> {
+  await db.query(
+    'UPDATE boards SET preview_version = $2 WHERE id = $1 AND (preview_version IS NULL OR preview_version < $2)',
+    [boardId, version],
+  );
 }

@@ -19,6 +19,7 @@ const packages = [
   'services/files',
   'services/converter',
   'services/calls',
+  'services/courses',
   'gateway',
   'scripts',
 ].filter((dir) => existsSync(path.join(__dirname, dir)));
@@ -46,6 +47,8 @@ const webProjects = [
     moduleNameMapper: {
       '\\.css$': '<rootDir>/web/src/testing/styleStub.ts',
       '\\.ttf\\?url$': '<rootDir>/web/src/testing/assetUrlStub.ts',
+      // import.meta.env is Vite's: the tests' build flags instead
+      '^\\./buildFlags$': '<rootDir>/web/src/testing/buildFlags.ts',
       // rbush ships ES modules only (Vite bundles them); jest loads its self-contained UMD build
       '^rbush$': '<rootDir>/node_modules/rbush/rbush.js',
     },

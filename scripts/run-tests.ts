@@ -89,7 +89,11 @@ async function main(): Promise<number> {
     if (!flags.has('--no-lint')) await step('lint (eslint)', 'npm', ['run', 'lint', '--silent']);
     if (!flags.has('--no-format')) await step('format (prettier --check)', 'npm', ['run', 'format:check', '--silent']);
     if (web && existsSync(join(ROOT, 'web', 'index.html'))) {
-      await step('build web (vite)', 'npm', ['run', 'build', '-w', '@wb/web', '--silent']);
+      // the tests' build includes the UI kit's catalogue (/_ui), which the Chromium tests screenshot
+      await step('build web (vite)', 'npm', ['run', 'build', '-w', '@wb/web', '--silent'], {
+        ...process.env,
+        VITE_UI_CATALOGUE: 'true',
+      });
     }
   }
 

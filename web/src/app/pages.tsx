@@ -9,6 +9,7 @@ import type { PageProps } from './pageProps';
 import { matchPattern, ROUTES, splitLocale, type PageKey } from './routes';
 import { withPrefix } from './routes';
 import { isChunkLoadError, reloadForChunkError } from './chunkReload';
+import { UI_CATALOGUE } from './buildFlags';
 
 type Page = LazyExoticComponent<ComponentType<PageProps>> & {
   preload?: () => Promise<void>;
@@ -134,6 +135,13 @@ export const PAGES: Record<PageKey, Page> = {
   ),
   placeholder: lazyPage(info, (m) => m.PlaceholderPage),
   notFound: lazyPage(info, (m) => m.NotFoundPage),
+  // without the catalogue in the build its route does not exist; the page is never reached
+  uiCatalogue: UI_CATALOGUE
+    ? lazyPage(
+        () => import('../ui/catalogue/CataloguePage'),
+        (m) => m.CataloguePage,
+      )
+    : lazyPage(info, (m) => m.NotFoundPage),
 };
 
 /**

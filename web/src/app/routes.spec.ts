@@ -221,6 +221,8 @@ const table: Row[] = [
   ['/tutors/0', '→ /tutors/list', '→ /tutors/list', '→ /tutors/list', setup('/tutors/list')],
   ['/tutors/abc', '→ /tutors/list', '→ /tutors/list', '→ /tutors/list', setup('/tutors/list')],
   ['/_placeholder', 'placeholder', 'placeholder', 'placeholder', setup('/_placeholder')],
+  // the UI catalogue: in development and test builds (jest's buildFlags), public, like any page
+  ['/_ui', 'uiCatalogue', 'uiCatalogue', 'uiCatalogue', setup('/_ui')],
   ['/404', 'notFound', 'notFound', 'notFound', setup('/404')],
   ['/no/such/page', 'notFound', 'notFound', 'notFound', 'notFound'],
 ];

@@ -4,6 +4,7 @@
  * without a DOM (routes.test.ts) and the React router only draws what this decides.
  */
 import { LOCALES, type Locale, type Role } from '@wb/proto';
+import { UI_CATALOGUE } from './buildFlags';
 
 /** Where a route's page lives: a key of `pages.tsx`. */
 export type PageKey =
@@ -48,6 +49,7 @@ export type PageKey =
   | 'tutorsList'
   | 'tutor'
   | 'placeholder'
+  | 'uiCatalogue'
   | 'notFound';
 
 /** Which onboarding-exempt group a route belongs to (spec §2 redirect rules). */
@@ -322,6 +324,10 @@ export const ROUTES: readonly RouteDef[] = [
   },
   // other
   { pattern: '_placeholder', page: 'placeholder', title: 'title.home', noindex: true },
+  // the UI kit's catalogue: development and test builds only (not production)
+  ...(UI_CATALOGUE
+    ? [{ pattern: '_ui', page: 'uiCatalogue', title: 'title.uiCatalogue', noindex: true } as const]
+    : []),
   { pattern: '404', page: 'notFound', title: 'title.notFound', noindex: true },
 ];
 

@@ -22,7 +22,7 @@ export const localeLoaders: Record<Exclude<Locale, 'en'>, () => Promise<{ defaul
  * Feature namespaces: their own files per locale (`locales/<ns>/<lng>.json`), English included,
  * loaded by the feature's chunk on first use, so the first load of other pages does not carry them.
  */
-export const NAMESPACES = ['boards', 'board', 'billing'] as const;
+export const NAMESPACES = ['boards', 'board', 'billing', 'catalogue'] as const;
 export type Namespace = (typeof NAMESPACES)[number];
 export const namespaceLoaders: Record<Namespace, Record<Locale, () => Promise<{ default: unknown }>>> = {
   boards: {
@@ -60,6 +60,18 @@ export const namespaceLoaders: Record<Namespace, Record<Locale, () => Promise<{ 
     pl: () => import('./locales/board/pl.json'),
     et: () => import('./locales/board/et.json'),
     ru: () => import('./locales/board/ru.json'),
+  },
+  catalogue: {
+    en: () => import('./locales/catalogue/en.json'),
+    de: () => import('./locales/catalogue/de.json'),
+    fr: () => import('./locales/catalogue/fr.json'),
+    it: () => import('./locales/catalogue/it.json'),
+    tr: () => import('./locales/catalogue/tr.json'),
+    uk: () => import('./locales/catalogue/uk.json'),
+    es: () => import('./locales/catalogue/es.json'),
+    pl: () => import('./locales/catalogue/pl.json'),
+    et: () => import('./locales/catalogue/et.json'),
+    ru: () => import('./locales/catalogue/ru.json'),
   },
 };
 

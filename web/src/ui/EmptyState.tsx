@@ -1,26 +1,8 @@
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 
-/** What a list or feature shows when it has nothing yet. */
-export function EmptyState({
-  title,
-  children,
-  icon = '◇',
-}: {
-  title?: ReactNode;
-  children?: ReactNode;
-  icon?: string;
-}) {
-  return (
-    <div className="empty-state">
-      <div className="empty-icon" aria-hidden="true">
-        {icon}
-      </div>
-      {title ? <p className="empty-title">{title}</p> : null}
-      {children}
-    </div>
-  );
-}
+/** EmptyState is the kit's (kit/EmptyState.tsx); this path is kept for its callers. */
+export { EmptyState } from './kit/EmptyState';
 
 export function Loading() {
   return (

@@ -24,27 +24,35 @@ export function useToastText(): (n: Pick<Notification, 'code' | 'message'>) => s
   };
 }
 
+/** One toast as it looks (the kit's catalogue shows these without the store). */
+export function ToastView({
+  type,
+  text,
+  onDismiss,
+}: {
+  type: Notification['type'];
+  text: string;
+  onDismiss: () => void;
+}) {
+  const { t } = useTranslation();
+  return (
+    <div className={`toast toast-${type}`} role={type === 'error' ? 'alert' : 'status'}>
+      <span>{text}</span>
+      <button type="button" className="icon" aria-label={t('toast.dismiss')} onClick={onDismiss}>
+        <Icon name="close" />
+      </button>
+    </div>
+  );
+}
+
 function ToastItem({ toast }: { toast: Notification }) {
   const dispatch = useAppDispatch();
-  const { t } = useTranslation();
   const text = useToastText();
   useEffect(() => {
     const timer = setTimeout(() => dispatch(dismiss(toast.id)), shownFor(toast, isPhone()));
     return () => clearTimeout(timer);
   }, [dispatch, toast.id, toast.duration, toast.type]);
-  return (
-    <div className={`toast toast-${toast.type}`} role={toast.type === 'error' ? 'alert' : 'status'}>
-      <span>{text(toast)}</span>
-      <button
-        type="button"
-        className="icon"
-        aria-label={t('toast.dismiss')}
-        onClick={() => dispatch(dismiss(toast.id))}
-      >
-        <Icon name="close" />
-      </button>
-    </div>
-  );
+  return <ToastView type={toast.type} text={text(toast)} onDismiss={() => dispatch(dismiss(toast.id))} />;
 }
 
 /**

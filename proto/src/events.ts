@@ -150,6 +150,41 @@ export const EVENT_SCHEMAS = {
     boardIds: z.array(z.string()),
   }),
 
+  // courses service (issue 29): for insights and search
+  'courses.course.created.v1': z.object({ courseId: z.number().int(), ownerId: z.number().int(), name: z.string() }),
+  'courses.course.renamed.v1': z.object({
+    courseId: z.number().int(),
+    ownerId: z.number().int(),
+    name: z.string(),
+    previousName: z.string(),
+  }),
+  /** reason: the owner deleted it, or the owner's account was terminated */
+  'courses.course.deleted.v1': z.object({
+    courseId: z.number().int(),
+    ownerId: z.number().int(),
+    reason: z.enum(['owner', 'owner_terminated']),
+  }),
+  'courses.participant.joined.v1': z.object({
+    courseId: z.number().int(),
+    ownerId: z.number().int(),
+    userId: z.number().int(),
+  }),
+  /** reason: left by themselves, removed by the owner, or their account was terminated */
+  'courses.participant.left.v1': z.object({
+    courseId: z.number().int(),
+    ownerId: z.number().int(),
+    userId: z.number().int(),
+    reason: z.enum(['left', 'removed', 'terminated']),
+  }),
+  /** a participant reached a progress mark on an item for the first time */
+  'courses.item.completed.v1': z.object({
+    courseId: z.number().int(),
+    itemId: z.number().int(),
+    userId: z.number().int(),
+    kind: z.enum(['board', 'file', 'notes', 'link', 'video', 'test']),
+    mark: z.enum(['viewed', 'drew', 'submitted']),
+  }),
+
   // realtime nodes: collaboration time (insights, plan limits). A session is one room being open
   // on one node (from first join to eviction or hand-over).
   'realtime.session.started.v1': z.object({

@@ -18,3 +18,4 @@ export * from './lesson';
 export * from './calls';
 export * from './renderSnapshot';
 export * from './avatar';
+export * from './courses';

@@ -15,6 +15,7 @@ import type { GatewayConfig } from './config';
 import { formBody, jsonBody } from './http/body';
 import { apiNotFound, errorHandler } from './http/errors';
 import { imageServing, originalDownload } from './http/fileServe';
+import { boardPreview } from './http/boardPreview';
 import { forward } from './http/forward';
 import { observe } from './http/observe';
 import { securityHeaders } from './http/security';
@@ -51,6 +52,8 @@ export interface AppDeps {
    * (POST /docs, /display-image), serves originals and the /docs/… and /images/… images
    */
   store?: ObjectStore;
+  /** the realtime nodes' snapshot store: with it the gateway serves the boards' dashboard previews */
+  previews?: ObjectStore;
   /** memory cache of small derived images, bytes (default 32 MiB; 0 = none) */
   imageCacheBytes?: number;
   /** bus timeout of upload.register / displayImage.register (default 30 s) */
@@ -147,6 +150,8 @@ export function createApp(deps: AppDeps): Express {
     app.post('/display-image', uploadHandler('displayImage', uploads));
     app.get('/api/docs/:docId/original', originalDownload({ config, bus: deps.bus, store: deps.store, log }));
   }
+  if (deps.previews)
+    app.get('/api/boards/*boardId/preview.webp', boardPreview({ config, bus: deps.bus, store: deps.previews }));
   // Form-bodied browser routes take their own parser before the JSON-only one refuses them.
   for (const route of routes) if (route.caller !== 'server' && route.bodyType === 'form') mount(route, true);
   app.use(jsonBody(config.bodyLimit));

@@ -109,3 +109,15 @@ export function loadFilesStoreOptions(source: Record<string, string | undefined>
     FILES_DIR: source.FILES_DIR || path.join(REPO_ROOT, '.data', 'files'),
   });
 }
+
+/**
+ * The realtime nodes' snapshot store, where they keep the boards' dashboard previews:
+ * SNAPSHOT_STORE (fs|s3), SNAPSHOT_DIR, S3_BUCKET, S3_* — the realtime nodes' own variables (they
+ * must name the same store). Unset: the checkout's .data/snapshots, as `make up` gives the nodes.
+ */
+export function loadSnapshotStoreOptions(source: Record<string, string | undefined> = process.env): ObjectStoreOptions {
+  return objectStoreOptionsFromEnv(
+    { ...source, SNAPSHOT_DIR: source.SNAPSHOT_DIR || path.join(REPO_ROOT, '.data', 'snapshots') },
+    { store: 'SNAPSHOT_STORE', dir: 'SNAPSHOT_DIR', bucket: 'S3_BUCKET', defaultDir: '.data/snapshots' },
+  );
+}

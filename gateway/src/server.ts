@@ -27,7 +27,7 @@ import { realtimeUpgradeHandler } from './realtime/upgrade';
 import proxyaddr from 'proxy-addr';
 import { isJanusPath, janusUpgradeHandler } from './calls/janusProxy';
 import { configFromEnv } from './config';
-import { loadFilesStoreOptions, loadGatewayEnv } from './env';
+import { loadFilesStoreOptions, loadSnapshotStoreOptions, loadGatewayEnv } from './env';
 import { SessionResolver } from './sessions';
 
 function closeServer(server: Server): Promise<void> {
@@ -120,6 +120,9 @@ export async function runGateway(tracing: TracingHandle): Promise<void> {
     // uploads are streamed into it and the derived images served from it (FILES_STORE, FILES_DIR, S3_*)
     const files = await openObjectStore(loadFilesStoreOptions());
     log.info(`file storage: ${files.description}`);
+    // the boards' dashboard previews, written by the realtime nodes (SNAPSHOT_STORE, SNAPSHOT_DIR, S3_BUCKET)
+    const snapshots = await openObjectStore(loadSnapshotStoreOptions());
+    log.info(`preview storage: ${snapshots.description}`);
 
     const app = createApp({
       config,
@@ -131,6 +134,7 @@ export async function runGateway(tracing: TracingHandle): Promise<void> {
       checks,
       publicUrl: env.PUBLIC_URL,
       store: files.store,
+      previews: snapshots.store,
       imageCacheBytes: env.IMAGE_CACHE_MB * 1024 * 1024,
     });
     const server = createAppServer(app, {

@@ -44,6 +44,15 @@ export const BOARD_BATCH_MAX = 100;
 /** Spec §4/§9: trashed boards are deleted for good after 1 month (taken as 30 days). */
 export const TRASH_RETENTION_DAYS = 30;
 
+/**
+ * Where a board's dashboard preview (WebP) is in the realtime nodes' object store: inside the
+ * board's snapshot folder ("/" of legacy ids as "~"), so a purge removes it with the snapshots.
+ * The realtime node writes it, the gateway serves it (GET /api/boards/{id}/preview.webp).
+ */
+export function boardPreviewKey(boardId: string): string {
+  return `${encodeURIComponent(boardId).replaceAll('%2F', '~')}/preview.webp`;
+}
+
 export const boardIdSchema = z
   .string()
   .max(BOARD_ID_MAX_LENGTH)

@@ -5,7 +5,7 @@ import type { Logger } from '@wb/platform';
 import { addShape, penStroke, type BoardDoc } from '../testing/client';
 import type { OpenRoom } from '../room/manager';
 import { RoomManager } from '../room/manager';
-import { previewKey } from '../storage/snapshots';
+import { boardKeyPrefix, previewKey } from '../storage/snapshots';
 import type { SnapshotStore } from '../storage/snapshots';
 import type { NodeRegistry } from '../sharding/registry';
 import { A, genesisChange } from './automerge';
@@ -140,6 +140,8 @@ describe('preview scheduling (RoomManager)', () => {
     await settle();
     expect(made).toEqual([11]);
     expect(stored.get(previewKey('b1'))).toEqual(new Uint8Array([1, 2, 3]));
+    // in the board's folder: the purge deletes it with the snapshots
+    expect(previewKey('a/b').startsWith(boardKeyPrefix('a/b'))).toBe(true);
     // more edits right after: waits for the interval
     r.journal.lastSeq = 50;
     advance(10_000);

@@ -15,6 +15,7 @@ import { promisify } from 'node:util';
 import { gunzip } from 'node:zlib';
 import { FsObjectStore } from '@wb/platform';
 import type { ObjectStore } from '@wb/platform';
+import { boardPreviewKey } from '@wb/proto';
 
 export interface SnapshotStore {
   /** write (or replace) an object; a reader never sees a half-written one */
@@ -42,13 +43,11 @@ export function boardKeyPrefix(boardId: string): string {
 }
 
 /**
- * A board's dashboard preview (WebP, doc/boardPreview.ts): one object per board, replaced by each
- * new one, inside the board's folder so the purge takes it too. Its version travels in the
- * realtime.board.previewed.v1 event, not in the key.
+ * A board's dashboard preview (WebP, doc/boardPreview.ts): one object per board (proto's key, the
+ * gateway serves it), replaced by each new one, inside the board's folder so the purge takes it
+ * too. Its version travels in the realtime.board.previewed.v1 event, not in the key.
  */
-export function previewKey(boardId: string): string {
-  return `${boardKeyPrefix(boardId)}preview.webp`;
-}
+export const previewKey = boardPreviewKey;
 
 const gunzipAsync = promisify(gunzip);
 

@@ -4,6 +4,7 @@ import { billingRoutes } from './billing';
 import { boardsRoutes } from './boards';
 import { callsRoutes } from './calls';
 import { collaborationRoutes } from './collaboration';
+import { coursesRoutes } from './courses';
 import { filesRoutes } from './files';
 import { teamsRoutes } from './teams';
 
@@ -15,5 +16,6 @@ export const serviceRoutes: RouteDef[] = [
   ...collaborationRoutes,
   ...filesRoutes,
   ...teamsRoutes,
+  ...coursesRoutes,
   ...billingRoutes,
 ];

@@ -1,4 +1,4 @@
-import { Component, Suspense, useEffect, useMemo, useState, type ErrorInfo, type ReactNode } from 'react';
+import { Component, lazy, Suspense, useEffect, useMemo, useState, type ErrorInfo, type ReactNode } from 'react';
 import {
   createBrowserRouter,
   Navigate,
@@ -16,12 +16,14 @@ import { browserLocale, isLocale, pickLocale, setLocale, storedLocale } from '..
 import { Footer } from '../ui/Footer';
 import { Header } from '../ui/Header';
 import { Loading } from '../ui/EmptyState';
-import { ShortcutsPanel } from '../ui/ShortcutsPanel';
 import { Toasts } from '../ui/Toasts';
 import { setNavigator } from './navigation';
 import { PAGES } from './pages';
 import { PrefixContext } from './prefix';
 import { resolveRoute, type RouteMatch } from './routes';
+
+// loaded when first opened: its dialog is the kit's (React Aria), kept out of the logged-out pages' JS
+const ShortcutsPanel = lazy(() => import('../ui/ShortcutsPanel').then((m) => ({ default: m.ShortcutsPanel })));
 
 class PageErrorBoundary extends Component<{ children: ReactNode; fallback: ReactNode }, { failed: boolean }> {
   override state = { failed: false };
@@ -133,7 +135,11 @@ function Root() {
           <Footer loggedIn={!!user} onShortcuts={() => setShortcuts(true)} />
         </>
       )}
-      {shortcuts ? <ShortcutsPanel onClose={() => setShortcuts(false)} /> : null}
+      {shortcuts ? (
+        <Suspense fallback={null}>
+          <ShortcutsPanel onClose={() => setShortcuts(false)} />
+        </Suspense>
+      ) : null}
       <Toasts />
       <CookieConsent />
       <ScrollRestoration />

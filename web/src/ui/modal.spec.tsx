@@ -1,6 +1,6 @@
 /// <reference types="jest" />
 import { useState } from 'react';
-import { fireEvent, render, screen } from '@testing-library/react';
+import { fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { MemoryRouter } from 'react-router-dom';
 import { I18nextProvider } from 'react-i18next';
 import { i18n } from '../i18n/i18n';
@@ -9,12 +9,14 @@ import { ConfirmDialog } from './ConfirmDialog';
 
 function Two() {
   const [outer, setOuter] = useState(true);
-  const [inner, setInner] = useState(true);
+  const [inner, setInner] = useState(false);
   return (
     <>
       {outer ? (
         <Modal title="Outer" onClose={() => setOuter(false)}>
-          <button type="button">outer action</button>
+          <button type="button" onClick={() => setInner(true)}>
+            open inner
+          </button>
         </Modal>
       ) : null}
       {inner ? (
@@ -33,14 +35,31 @@ const wrap = (ui: React.ReactNode) =>
     </MemoryRouter>,
   );
 
-test('Escape closes the topmost modal only', () => {
+// the inner one is opened from the outer; the keys go where the focus is, as a keyboard's do; only
+// the topmost modal is in the accessibility tree (aria-modal), so both are counted with hidden: true
+test('Escape closes the topmost modal only', async () => {
   wrap(<Two />);
-  expect(screen.getAllByRole('dialog')).toHaveLength(2);
-  fireEvent.keyDown(document, { key: 'Escape' });
-  expect(screen.getAllByRole('dialog').map((d) => d.textContent)).toEqual([expect.stringContaining('Outer')]);
-  fireEvent.keyDown(document, { key: 'Escape' });
-  expect(screen.queryAllByRole('dialog')).toHaveLength(0);
+  fireEvent.click(screen.getByRole('button', { name: 'open inner' }));
+  expect(screen.getAllByRole('dialog', { hidden: true })).toHaveLength(2);
+  await waitFor(() => expect(screen.getByRole('dialog').contains(document.activeElement)).toBe(true));
+  fireEvent.keyDown(document.activeElement!, { key: 'Escape' });
+  expect(screen.getAllByRole('dialog', { hidden: true }).map((d) => d.textContent)).toEqual([
+    expect.stringContaining('Outer'),
+  ]);
+  // focus returns into the outer one
+  await waitFor(() => expect(screen.getByRole('dialog').contains(document.activeElement)).toBe(true));
+  fireEvent.keyDown(document.activeElement!, { key: 'Escape' });
+  expect(screen.queryAllByRole('dialog', { hidden: true })).toHaveLength(0);
 });
+
+/** a press as a pointer makes it: down and up on the element */
+function press(el: Element) {
+  fireEvent.pointerDown(el, { button: 0, pointerId: 1, pointerType: 'mouse' });
+  fireEvent.mouseDown(el);
+  fireEvent.pointerUp(el, { button: 0, pointerId: 1, pointerType: 'mouse' });
+  fireEvent.mouseUp(el);
+  fireEvent.click(el);
+}
 
 test('a backdrop click closes; focus starts inside and Tab stays inside', () => {
   const onClose = jest.fn();
@@ -55,7 +74,7 @@ test('a backdrop click closes; focus starts inside and Tab stays inside', () => 
   (buttons[buttons.length - 1] as HTMLElement).focus();
   fireEvent.keyDown(document, { key: 'Tab' });
   expect(document.activeElement).toBe(buttons[0]);
-  fireEvent.mouseDown(dialog.parentElement!);
+  press(document.querySelector('.backdrop')!);
   expect(onClose).toHaveBeenCalled();
 });
 

@@ -1,8 +1,9 @@
 /**
  * The board list of one view, virtualised: only the rows in the scroll viewport (plus a few) are
- * in the DOM, so 5,000 boards cost as much as 20. Keyboard: the list is a grid with one tab stop
- * (the active row); arrows, Page Up/Down, Home and End move it, Enter opens the board, Space
- * selects it.
+ * in the DOM, so 5,000 boards cost as much as 20. Two layouts: dense rows (list) or cards with
+ * each board's preview (grid; cards are laid out in lines and the lines are windowed like rows).
+ * Keyboard: the list is a grid with one tab stop (the active board); arrows, Page Up/Down, Home
+ * and End move it, Enter opens the board, Space selects it.
  */
 import { memo, useCallback, useEffect, useLayoutEffect, useRef, useState, type KeyboardEvent } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -21,6 +22,16 @@ function dateFormat(language: string): Intl.DateTimeFormat {
 }
 
 export const ROW_HEIGHT = 72;
+/** grid layout: cards at least this wide, this tall, this far apart (px) */
+export const CARD_MIN_WIDTH = 232;
+export const CARD_HEIGHT = 232;
+export const CARD_GAP = 16;
+/** the preview's intrinsic size (services/realtime boardPreview.ts): no layout shift while it loads */
+const PREVIEW_WIDTH = 320;
+const PREVIEW_HEIGHT = 200;
+
+export type BoardLayout = 'grid' | 'list';
+export const BOARD_LAYOUTS: readonly BoardLayout[] = ['grid', 'list'];
 /** jsdom and the first render have no layout: assume a typical viewport */
 const FALLBACK_VIEWPORT = 640;
 
@@ -35,12 +46,29 @@ interface BoardListProps {
   onAction: (action: BoardAction, board: BoardListItem) => void;
   folderName: (id: number | null) => string;
   label: string;
+  layout?: BoardLayout;
 }
 
-export function BoardList({ boards, myId, selected, onToggle, onOpen, onAction, folderName, label }: BoardListProps) {
+/** The URL of a board's preview of this version (ids may hold slashes: each segment encoded). */
+export function previewUrl(board: Pick<BoardListItem, 'id' | 'preview'>): string {
+  return `/api/boards/${board.id.split('/').map(encodeURIComponent).join('/')}/preview.webp?v=${board.preview}`;
+}
+
+export function BoardList({
+  boards,
+  myId,
+  selected,
+  onToggle,
+  onOpen,
+  onAction,
+  folderName,
+  label,
+  layout = 'list',
+}: BoardListProps) {
   const scroller = useRef<HTMLDivElement>(null);
   const [scrollTop, setScrollTop] = useState(0);
   const [viewport, setViewport] = useState(FALLBACK_VIEWPORT);
+  const [width, setWidth] = useState(0);
   const [active, setActive] = useState(0);
   const focusRow = useRef(false);
   const frame = useRef(0);
@@ -49,7 +77,10 @@ export function BoardList({ boards, myId, selected, onToggle, onOpen, onAction, 
   useLayoutEffect(() => {
     const el = scroller.current;
     if (!el) return undefined;
-    const measure = () => setViewport(el.clientHeight || FALLBACK_VIEWPORT);
+    const measure = () => {
+      setViewport(el.clientHeight || FALLBACK_VIEWPORT);
+      setWidth(el.clientWidth);
+    };
     measure();
     if (typeof ResizeObserver === 'undefined') return undefined;
     const ro = new ResizeObserver(measure);
@@ -61,6 +92,11 @@ export function BoardList({ boards, myId, selected, onToggle, onOpen, onAction, 
   // a shorter list (filter, search) keeps the active row in range
   const count = boards.length;
   const current = Math.min(active, Math.max(0, count - 1));
+  // grid: cards per line from the width (jsdom has none: one per line); a line is windowed as a row
+  const grid = layout === 'grid';
+  const perLine = grid ? Math.max(1, Math.floor((width - CARD_GAP) / (CARD_MIN_WIDTH + CARD_GAP))) : 1;
+  const lineHeight = grid ? CARD_HEIGHT + CARD_GAP : ROW_HEIGHT;
+  const lines = Math.ceil(count / perLine);
 
   const onScroll = useCallback(() => {
     // one state update per frame however many scroll events arrive
@@ -77,7 +113,12 @@ export function BoardList({ boards, myId, selected, onToggle, onOpen, onAction, 
   const moveTo = (index: number) => {
     const el = scroller.current;
     if (el) {
-      const top = scrollToReveal({ index, rowHeight: ROW_HEIGHT, scrollTop: el.scrollTop, viewportHeight: viewport });
+      const top = scrollToReveal({
+        index: Math.floor(index / perLine),
+        rowHeight: lineHeight,
+        scrollTop: el.scrollTop,
+        viewportHeight: viewport,
+      });
       if (top !== el.scrollTop) {
         el.scrollTop = top;
         setScrollTop(top);
@@ -89,7 +130,10 @@ export function BoardList({ boards, myId, selected, onToggle, onOpen, onAction, 
 
   const onKeyDown = (e: KeyboardEvent<HTMLDivElement>) => {
     const onRow = (e.target as HTMLElement).getAttribute('role') === 'row';
-    const to = nextIndex(e.key, current, count, Math.floor(viewport / ROW_HEIGHT) - 1);
+    // grid: up and down move a whole line, left and right one card
+    const key = grid && e.key === 'ArrowRight' ? 'ArrowDown' : grid && e.key === 'ArrowLeft' ? 'ArrowUp' : e.key;
+    const step = grid && (e.key === 'ArrowDown' || e.key === 'ArrowUp') ? perLine : 1;
+    const to = nextIndex(key, current, count, (Math.floor(viewport / lineHeight) - 1) * perLine, step);
     if (to !== undefined && (onRow || e.key.startsWith('Arrow'))) {
       e.preventDefault();
       moveTo(to);
@@ -107,7 +151,9 @@ export function BoardList({ boards, myId, selected, onToggle, onOpen, onAction, 
     }
   };
 
-  const { start, end } = visibleRange({ count, rowHeight: ROW_HEIGHT, scrollTop, viewportHeight: viewport });
+  const range = visibleRange({ count: lines, rowHeight: lineHeight, scrollTop, viewportHeight: viewport });
+  const start = range.start * perLine;
+  const end = Math.min(count, range.end * perLine);
   const rows = [];
   for (let i = start; i < end; i++) {
     const board = boards[i]!;
@@ -116,6 +162,7 @@ export function BoardList({ boards, myId, selected, onToggle, onOpen, onAction, 
         key={board.id}
         index={i}
         board={board}
+        layout={layout}
         mine={board.user_id === myId}
         active={i === current}
         selected={selected.has(board.id)}
@@ -137,8 +184,15 @@ export function BoardList({ boards, myId, selected, onToggle, onOpen, onAction, 
       onScroll={onScroll}
       onKeyDown={onKeyDown}
     >
-      <div className="board-spacer" style={{ height: count * ROW_HEIGHT }} role="presentation">
-        <div role="rowgroup" style={{ transform: `translateY(${start * ROW_HEIGHT}px)` }}>
+      <div className="board-spacer" style={{ height: lines * lineHeight }} role="presentation">
+        <div
+          role="rowgroup"
+          className={grid ? 'board-grid' : undefined}
+          style={{
+            transform: `translateY(${range.start * lineHeight}px)`,
+            ...(grid ? { gridTemplateColumns: `repeat(${perLine}, minmax(0, 1fr))` } : {}),
+          }}
+        >
           {rows}
         </div>
       </div>
@@ -149,6 +203,7 @@ export function BoardList({ boards, myId, selected, onToggle, onOpen, onAction, 
 interface RowProps {
   index: number;
   board: BoardListItem;
+  layout: BoardLayout;
   mine: boolean;
   active: boolean;
   selected: boolean;
@@ -158,10 +213,33 @@ interface RowProps {
   onFocusRow: (index: number) => void;
 }
 
-/** One board card: thumbnail slot, title (the link that opens it), owner or folder, actions. */
+/**
+ * A board's tile: its preview once it has one (loaded lazily as the card comes into view, at its
+ * intrinsic size so nothing moves), else — or when the image fails — the first letter of its title.
+ */
+function BoardThumb({ board, preview }: { board: BoardListItem; preview: boolean }) {
+  const [failed, setFailed] = useState<string | null>(null);
+  const url = preview && board.preview ? previewUrl(board) : null;
+  if (url && failed !== url)
+    return (
+      <img
+        src={url}
+        alt=""
+        width={PREVIEW_WIDTH}
+        height={PREVIEW_HEIGHT}
+        loading="lazy"
+        decoding="async"
+        onError={() => setFailed(url)}
+      />
+    );
+  return <span>{board.title.slice(0, 1).toLocaleUpperCase()}</span>;
+}
+
+/** One board: thumbnail, title (the link that opens it), owner or folder, actions. */
 const BoardRow = memo(function BoardRow({
   index,
   board,
+  layout,
   mine,
   active,
   selected,
@@ -206,8 +284,8 @@ const BoardRow = memo(function BoardRow({
       aria-selected={selectable ? selected : undefined}
       data-row={index}
       tabIndex={tab}
-      className={`board-row${selected ? ' selected' : ''}${active ? ' active' : ''}`}
-      style={{ height: ROW_HEIGHT }}
+      className={`${layout === 'grid' ? 'board-card' : 'board-row'}${selected ? ' selected' : ''}${active ? ' active' : ''}`}
+      style={{ height: layout === 'grid' ? CARD_HEIGHT : ROW_HEIGHT }}
       onFocus={() => onFocusRow(index)}
     >
       <div role="gridcell" className="board-check">
@@ -222,8 +300,7 @@ const BoardRow = memo(function BoardRow({
         ) : null}
       </div>
       <div role="gridcell" className="board-thumb" aria-hidden="true">
-        {/* thumbnail slot: board previews arrive with the realtime editor */}
-        <span>{board.title.slice(0, 1).toLocaleUpperCase()}</span>
+        <BoardThumb board={board} preview={layout === 'grid'} />
       </div>
       <div role="gridcell" className="board-main">
         {/* long titles end in an ellipsis; the whole title is the tooltip */}

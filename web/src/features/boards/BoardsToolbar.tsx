@@ -1,5 +1,6 @@
 import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
+import { BOARD_LAYOUTS, type BoardLayout } from './BoardList';
 import { SORT_KEYS, isSortKey, type BoardLimit, type SortKey } from './boardViews';
 
 interface ToolbarProps {
@@ -7,6 +8,8 @@ interface ToolbarProps {
   onQuery: (q: string) => void;
   sort: SortKey;
   onSort: (s: SortKey) => void;
+  layout: BoardLayout;
+  onLayout: (l: BoardLayout) => void;
   limit: BoardLimit;
   onNewBoard: () => void;
   onNewFolder: () => void;
@@ -14,8 +17,19 @@ interface ToolbarProps {
   trash: boolean;
 }
 
-/** New board / new folder, search and sort. */
-export function BoardsToolbar({ query, onQuery, sort, onSort, limit, onNewBoard, onNewFolder, trash }: ToolbarProps) {
+/** New board / new folder, search, sort and the grid / list layout. */
+export function BoardsToolbar({
+  query,
+  onQuery,
+  sort,
+  onSort,
+  layout,
+  onLayout,
+  limit,
+  onNewBoard,
+  onNewFolder,
+  trash,
+}: ToolbarProps) {
   const { t } = useTranslation('boards');
   const searchId = useId();
   const sortId = useId();
@@ -55,6 +69,13 @@ export function BoardsToolbar({ query, onQuery, sort, onSort, limit, onNewBoard,
             </option>
           ))}
         </select>
+        <div className="layout-toggle" role="group" aria-label={t('layout.label')}>
+          {BOARD_LAYOUTS.map((l) => (
+            <button key={l} type="button" className="small" aria-pressed={layout === l} onClick={() => onLayout(l)}>
+              {t(`layout.${l}`)}
+            </button>
+          ))}
+        </div>
       </div>
     </div>
   );

@@ -4,7 +4,8 @@ import { MemoryRouter } from 'react-router-dom';
 import { I18nextProvider } from 'react-i18next';
 import type { BoardListItem } from '@wb/proto';
 import { i18n, loadNamespace } from '../../i18n/i18n';
-import { BoardList } from './BoardList';
+import { BoardList, type BoardLayout } from './BoardList';
+import { BoardsToolbar } from './BoardsToolbar';
 
 const ME = 1;
 const many = (n: number): BoardListItem[] =>
@@ -19,7 +20,10 @@ const many = (n: number): BoardListItem[] =>
 
 beforeAll(() => loadNamespace('boards', 'en'));
 
-function renderList(boards: BoardListItem[], extra: { onOpen?: jest.Mock; onToggle?: jest.Mock } = {}) {
+function renderList(
+  boards: BoardListItem[],
+  extra: { onOpen?: jest.Mock; onToggle?: jest.Mock; layout?: BoardLayout } = {},
+) {
   const onOpen = extra.onOpen ?? jest.fn();
   const onToggle = extra.onToggle ?? jest.fn();
   render(
@@ -34,6 +38,7 @@ function renderList(boards: BoardListItem[], extra: { onOpen?: jest.Mock; onTogg
           onAction={jest.fn()}
           folderName={(id) => `Class ${id}`}
           label="All boards"
+          layout={extra.layout}
         />
       </I18nextProvider>
     </MemoryRouter>,
@@ -92,4 +97,57 @@ test('shared boards name their owner; own boards their folder', () => {
   expect(screen.getByText(/^Shared with you by user #2/)).toBeTruthy(); // no name known: the id
   expect(screen.getByText(/^In Class 1 · Changed /)).toBeTruthy();
   expect(screen.getByRole('link', { name: 'Board 1' }).getAttribute('href')).toBe('/boards/board1');
+});
+
+test('grid: a board with a preview shows it lazily at its own size; one without, or whose image fails, its letter', () => {
+  const boards = many(3);
+  boards[1] = { ...boards[1]!, preview: 42 };
+  boards[2] = { ...boards[2]!, id: 'legacy/b 2', preview: 7 };
+  renderList(boards, { layout: 'grid' });
+  const rows = screen.getAllByRole('row');
+  expect(rows[0]!.className).toContain('board-card');
+  expect(rows[0]!.querySelector('img')).toBeNull();
+  expect(rows[0]!.querySelector('.board-thumb')!.textContent).toBe('B');
+  const img = rows[1]!.querySelector('img')!;
+  expect(img.getAttribute('src')).toBe('/api/boards/board1/preview.webp?v=42');
+  expect(img.getAttribute('loading')).toBe('lazy');
+  expect(img.getAttribute('decoding')).toBe('async');
+  expect([img.getAttribute('width'), img.getAttribute('height')]).toEqual(['320', '200']);
+  expect(img.getAttribute('alt')).toBe(''); // the title next to it names the board
+  expect(rows[2]!.querySelector('img')!.getAttribute('src')).toBe('/api/boards/legacy/b%202/preview.webp?v=7');
+  fireEvent.error(img);
+  expect(rows[1]!.querySelector('img')).toBeNull();
+  expect(rows[1]!.querySelector('.board-thumb')!.textContent).toBe('B');
+});
+
+test('list: the dense rows keep the letter tile (no images to load)', () => {
+  const boards = many(2).map((b) => ({ ...b, preview: 3 }));
+  renderList(boards, { layout: 'list' });
+  expect(screen.getAllByRole('row')[0]!.className).toContain('board-row');
+  expect(document.querySelector('img')).toBeNull();
+});
+
+test('the toolbar toggles grid and list', () => {
+  const onLayout = jest.fn();
+  render(
+    <I18nextProvider i18n={i18n}>
+      <BoardsToolbar
+        query=""
+        onQuery={jest.fn()}
+        sort="recent"
+        onSort={jest.fn()}
+        layout="grid"
+        onLayout={onLayout}
+        limit={{ owned: 1, max: 10, reached: false, available: 9 }}
+        onNewBoard={jest.fn()}
+        onNewFolder={jest.fn()}
+        trash={false}
+      />
+    </I18nextProvider>,
+  );
+  const group = screen.getByRole('group', { name: 'Layout' });
+  expect(group).toBeTruthy();
+  expect(screen.getByRole('button', { name: 'Grid' }).getAttribute('aria-pressed')).toBe('true');
+  fireEvent.click(screen.getByRole('button', { name: 'List' }));
+  expect(onLayout).toHaveBeenCalledWith('list');
 });

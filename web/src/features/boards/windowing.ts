@@ -36,15 +36,18 @@ export function scrollToReveal(opts: {
   return scrollTop;
 }
 
-/** Row index after a navigation key, or undefined when the key is not one. */
-export function nextIndex(key: string, index: number, count: number, pageRows: number): number | undefined {
+/**
+ * Row index after a navigation key, or undefined when the key is not one. `step`: how far the
+ * arrows move (a line of cards in the grid layout).
+ */
+export function nextIndex(key: string, index: number, count: number, pageRows: number, step = 1): number | undefined {
   if (count === 0) return undefined;
   const clamp = (i: number) => Math.max(0, Math.min(count - 1, i));
   switch (key) {
     case 'ArrowDown':
-      return clamp(index + 1);
+      return clamp(index + step);
     case 'ArrowUp':
-      return clamp(index - 1);
+      return clamp(index - step);
     case 'PageDown':
       return clamp(index + Math.max(1, pageRows));
     case 'PageUp':

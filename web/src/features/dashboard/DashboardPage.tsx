@@ -41,7 +41,7 @@ import {
   FOLDER_NAME_MAX,
   type UpgradeReason,
 } from '../boards/BoardDialogs';
-import { BoardList, type BoardAction } from '../boards/BoardList';
+import { BoardList, type BoardAction, type BoardLayout } from '../boards/BoardList';
 import { BoardsToolbar, SelectionBar } from '../boards/BoardsToolbar';
 import {
   boardLimit,
@@ -85,6 +85,17 @@ function storedSort(): SortKey {
   }
 }
 
+/** grid or list, per person (the key names the user: another account on this browser keeps its own) */
+const layoutStorage = (userId: number) => `wb.boardLayout.${userId}`;
+function storedLayout(userId: number): BoardLayout {
+  try {
+    const v = localStorage.getItem(layoutStorage(userId));
+    return v === 'list' ? 'list' : 'grid';
+  } catch {
+    return 'grid';
+  }
+}
+
 export function DashboardPage(props: PageProps) {
   const ready = useBoardsStrings();
   const key = parseViewKey(props.match.params.folderId);
@@ -110,6 +121,7 @@ function Dashboard({ viewKey }: { viewKey: ViewKey }) {
 
   const [query, setQuery] = useState('');
   const [sort, setSortState] = useState<SortKey>(storedSort);
+  const [layout, setLayoutState] = useState<BoardLayout>(() => storedLayout(myId));
   const [selected, setSelected] = useState<ReadonlySet<string>>(new Set());
   const [dialog, setDialog] = useState<Dialog>();
   const close = useCallback(() => setDialog(undefined), []);
@@ -121,6 +133,15 @@ function Dashboard({ viewKey }: { viewKey: ViewKey }) {
     setSortState(s);
     try {
       localStorage.setItem(SORT_STORAGE, s);
+    } catch {
+      // private mode: the choice lasts for this page only
+    }
+  };
+
+  const setLayout = (l: BoardLayout) => {
+    setLayoutState(l);
+    try {
+      localStorage.setItem(layoutStorage(myId), l);
     } catch {
       // private mode: the choice lasts for this page only
     }
@@ -249,9 +270,18 @@ function Dashboard({ viewKey }: { viewKey: ViewKey }) {
       <EmptyState title={tb('list.noMatch', { query: query.trim() })} />
     ) : trashView ? (
       <EmptyState title={t('dashboard.trashEmpty')} />
+    ) : viewKey === 'shared' || viewKey === 'unsorted' || typeof viewKey === 'object' ? (
+      <EmptyState title={tb(`empty.${typeof viewKey === 'object' ? 'folder' : viewKey}Title`)}>
+        <p>{tb(`empty.${typeof viewKey === 'object' ? 'folder' : viewKey}Text`)}</p>
+      </EmptyState>
     ) : (
       <EmptyState title={t('dashboard.emptyTitle')}>
         <p>{t('dashboard.emptyText')}</p>
+        {!limit.reached ? (
+          <button type="button" className="primary" onClick={newBoard}>
+            {tb('toolbar.newBoard')}
+          </button>
+        ) : null}
       </EmptyState>
     );
   else
@@ -265,6 +295,7 @@ function Dashboard({ viewKey }: { viewKey: ViewKey }) {
         onAction={onAction}
         folderName={(id) => (id === null ? '' : (names.get(id) ?? ''))}
         label={viewTitle}
+        layout={layout}
       />
     );
 
@@ -284,6 +315,8 @@ function Dashboard({ viewKey }: { viewKey: ViewKey }) {
           onQuery={setQuery}
           sort={sort}
           onSort={setSort}
+          layout={layout}
+          onLayout={setLayout}
           limit={limit}
           onNewBoard={newBoard}
           onNewFolder={newFolder}

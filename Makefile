@@ -5,7 +5,7 @@ TSX   := node --import tsx
 NPM_INSTALL := $(TSX) scripts/install.ts
 
 .DEFAULT_GOAL := help
-.PHONY: help up test bench bench-boards bench-files bench-web bench-dashboard bench-realtime bench-editor bench-calls lint format build typecheck clean infra
+.PHONY: help up test bench bench-boards bench-files bench-web bench-dashboard bench-realtime bench-editor bench-calls bench-courses lint format build typecheck clean infra
 
 help: ## list the targets
 	@grep -hE '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{ printf "  make %-10s %s\n", $$1, $$2 }'
@@ -31,6 +31,11 @@ bench-boards: node_modules/.package-lock.json ## GET /api/boards, 5,000 boards i
 	@$(NPM_INSTALL)
 	npx tsc -b
 	@$(TSX) scripts/bench/boards-list.ts
+
+bench-courses: node_modules/.package-lock.json ## GET /api/courses: a teacher with 200 courses and a student in 50, at 100 req/s (writes artifacts/bench/courses-list.json)
+	@$(NPM_INSTALL)
+	npx tsc -b
+	@$(TSX) scripts/bench/courses-list.ts
 
 bench-files: node_modules/.package-lock.json ## 200 MB upload through the gateway (MB/s, RSS), thumbnail GET p99 at 500 req/s, dedupe hit p99 (writes artifacts/bench/files-http.json)
 	@$(NPM_INSTALL)

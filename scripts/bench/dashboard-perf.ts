@@ -9,25 +9,43 @@
  *    of the whole load;
  *  - the rows in the DOM (the list is virtualised: a window, not 5,000);
  *  - a 2 s scripted scroll through the list: frames over 50 ms and long tasks.
- * Writes artifacts/bench/dashboard-perf.json.
+ * Every board has a dashboard preview (a real 320×200 WebP in the gateway's snapshot store; the
+ * grid layout, a new user's default, loads them lazily as cards come into view); BENCH_PREVIEWS=0
+ * seeds none. Writes artifacts/bench/dashboard-perf.json.
  */
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import pg from 'pg';
 import { chromium } from 'playwright-core';
+import sharp from 'sharp';
+import { FsObjectStore } from '@wb/platform';
 import { startStack } from '@wb/platform/testing';
+import { boardPreviewKey } from '@wb/proto';
 
 const ROOT = resolve(__dirname, '../..');
-const DIST = join(ROOT, 'web', 'dist');
+const DIST = process.env.WEB_DIST_DIR ?? join(ROOT, 'web', 'dist');
 const OUT = join(ROOT, 'artifacts', 'bench', 'dashboard-perf.json');
 const BOARDS = Number(process.env.BENCH_BOARDS ?? 5000);
 const FOLDERS = Number(process.env.BENCH_FOLDERS ?? 50);
 const RUNS = Number(process.env.BENCH_RUNS ?? 5);
+const PREVIEWS = process.env.BENCH_PREVIEWS !== '0';
+/** the dashboard layout measured: grid (a new user's default, with the previews) or list */
+const LAYOUT = process.env.BENCH_LAYOUT === 'list' ? 'list' : 'grid';
+/** the gateway's snapshot store (SNAPSHOT_DIR), where the realtime nodes would put the previews */
+const SNAPSHOTS = mkdtempSync(join(tmpdir(), 'wb-bench-previews-'));
 const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-';
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 const boardId = () => [...randomBytes(21)].map((b) => ALPHABET[b & 63]).join('');
+
+/** a preview like the realtime nodes make: a few strokes on white, 320×200 WebP */
+async function previewBytes(i: number): Promise<Buffer> {
+  const y = 40 + (i % 120);
+  const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="320" height="200"><rect width="320" height="200" fill="#fff"/><path d="M20 ${y}C80 20 160 180 300 ${200 - y}" fill="none" stroke="#1e63d6" stroke-width="6"/><rect x="200" y="30" width="80" height="60" fill="#ffe066"/></svg>`;
+  return sharp(Buffer.from(svg)).webp({ quality: 80 }).toBuffer();
+}
 
 async function seed(databaseUrl: string, userId: number): Promise<void> {
   const db = new pg.Client({ connectionString: databaseUrl });
@@ -48,10 +66,15 @@ async function seed(databaseUrl: string, userId: number): Promise<void> {
       inFolder.push(folders.rows[i % folders.rows.length]!.id);
     }
     await db.query(
-      `INSERT INTO boards.boards (id, user_id, title, folder_id)
-       SELECT id, $1, title, folder_id FROM unnest($2::text[], $3::text[], $4::int[]) AS t(id, title, folder_id)`,
-      [userId, ids, titles, inFolder],
+      `INSERT INTO boards.boards (id, user_id, title, folder_id, preview_version)
+       SELECT id, $1, title, folder_id, $5 FROM unnest($2::text[], $3::text[], $4::int[]) AS t(id, title, folder_id)`,
+      [userId, ids, titles, inFolder, PREVIEWS ? 1 : null],
     );
+    if (PREVIEWS) {
+      const store = new FsObjectStore(SNAPSHOTS);
+      const samples = await Promise.all(Array.from({ length: 16 }, (_, i) => previewBytes(i)));
+      for (let i = 0; i < ids.length; i++) await store.put(boardPreviewKey(ids[i]!), samples[i % samples.length]!);
+    }
   } finally {
     await db.end();
   }
@@ -60,7 +83,7 @@ async function seed(databaseUrl: string, userId: number): Promise<void> {
 async function main(): Promise<void> {
   const stack = await startStack({
     deployables: ['services/auth', 'services/boards', 'gateway'],
-    envFor: { gateway: { WEB_DIST_DIR: DIST } },
+    envFor: { gateway: { WEB_DIST_DIR: DIST, SNAPSHOT_DIR: SNAPSHOTS } },
   });
   const browser = await chromium.launch({
     executablePath: '/usr/bin/chromium',
@@ -94,6 +117,10 @@ async function main(): Promise<void> {
     await page.waitForURL(/\/dashboard$/);
     const userId = await page.evaluate(async () => ((await (await fetch('/api/user')).json()) as { id: number }).id);
     await seed(stack.databaseUrl, userId);
+    await page.evaluate(
+      ([id, layout]) => localStorage.setItem(`wb.boardLayout.${id}`, String(layout)),
+      [userId, LAYOUT],
+    );
 
     const loads: { firstRowMs: number; longTasks: number; longestTaskMs: number; rows: number }[] = [];
     for (let i = 0; i < RUNS + 1; i++) {
@@ -142,13 +169,25 @@ async function main(): Promise<void> {
         framesOver50Ms: frames.filter((f) => f > 50).length,
         longTasks: w.__long.length,
         rowsInDom: document.querySelectorAll('[role=row]').length,
+        previewsInDom: document.querySelectorAll('.board-thumb img').length,
       };
     });
+    // the previews that finished loading in the last window (proof they are on)
+    await page.waitForTimeout(500);
+    const previewsLoaded = await page.evaluate(
+      () =>
+        [...document.querySelectorAll<HTMLImageElement>('.board-thumb img')].filter(
+          (i) => i.complete && i.naturalWidth === 320,
+        ).length,
+    );
 
     const result = {
       boards: BOARDS,
       folders: FOLDERS,
       runs: RUNS,
+      layout: LAYOUT,
+      previews: PREVIEWS,
+      previewsLoaded,
       load: {
         firstRowMedianMs: Math.round(median(loads.map((l) => l.firstRowMs))),
         longTasksMedian: median(loads.map((l) => l.longTasks)),
@@ -163,6 +202,7 @@ async function main(): Promise<void> {
   } finally {
     await browser.close();
     await stack.stop();
+    rmSync(SNAPSHOTS, { recursive: true, force: true });
   }
 }
 

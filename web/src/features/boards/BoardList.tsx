@@ -151,7 +151,14 @@ export function BoardList({
     }
   };
 
-  const range = visibleRange({ count: lines, rowHeight: lineHeight, scrollTop, viewportHeight: viewport });
+  // a line of cards is several rows' worth of DOM: one line of overscan is enough
+  const range = visibleRange({
+    count: lines,
+    rowHeight: lineHeight,
+    scrollTop,
+    viewportHeight: viewport,
+    overscan: grid ? 1 : 4,
+  });
   const start = range.start * perLine;
   const end = Math.min(count, range.end * perLine);
   const rows = [];

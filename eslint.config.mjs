@@ -6,6 +6,8 @@ import path from 'node:path';
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import { defineConfig } from 'eslint/config';
+import jsxA11y from 'eslint-plugin-jsx-a11y';
+import reactHooks from 'eslint-plugin-react-hooks';
 
 const root = import.meta.dirname;
 
@@ -142,6 +144,28 @@ export default defineConfig(
   {
     files: TESTS,
     rules: { 'no-console': 'off' },
+  },
+  // the web app: accessible JSX (jsx-a11y) and the rules of hooks, with react-hooks v7's
+  // React-Compiler checks (we do not run the compiler; these still catch real bugs)
+  {
+    files: ['web/src/**/*.tsx'],
+    ...jsxA11y.flatConfigs.recommended,
+    rules: {
+      ...jsxA11y.flatConfigs.recommended.rules,
+      // a scrolling region must take the focus to be scrolled by keyboard (axe scrollable-region-focusable)
+      'jsx-a11y/no-noninteractive-tabindex': ['error', { tags: [], roles: ['tabpanel', 'region'] }],
+    },
+  },
+  {
+    files: ['web/src/**/*.ts', 'web/src/**/*.tsx'],
+    extends: [reactHooks.configs.flat['recommended-latest']],
+    rules: {
+      'react-hooks/exhaustive-deps': 'error',
+      // its findings here are deliberate copies of a prop or server value into editable local state
+      // (form prefills, a colour shown while dragged, "still processing" feeding the poll); the extra
+      // render is harmless and rewriting them as render-time updates would only add code
+      'react-hooks/set-state-in-effect': 'off',
+    },
   },
   // k6 load scripts: plain JavaScript run by k6, not Node
   {

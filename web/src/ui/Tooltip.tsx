@@ -13,6 +13,13 @@ export function Tooltip({ text, hidden, children }: { text: ReactNode; hidden?: 
   const timer = useRef<ReturnType<typeof setTimeout>>(undefined);
   const id = useId();
   useEffect(() => () => clearTimeout(timer.current), []);
+  // Escape hides it wherever the focus is, also when only hovered (WCAG 1.4.13: dismissable)
+  useEffect(() => {
+    if (!open) return;
+    const onKey = (e: KeyboardEvent) => e.key === 'Escape' && setOpen(false);
+    document.addEventListener('keydown', onKey);
+    return () => document.removeEventListener('keydown', onKey);
+  }, [open]);
   const later = (value: boolean, ms: number) => {
     clearTimeout(timer.current);
     timer.current = setTimeout(() => setOpen(value), ms);
@@ -24,7 +31,6 @@ export function Tooltip({ text, hidden, children }: { text: ReactNode; hidden?: 
       onMouseLeave={() => later(false, TOOLTIP_HIDE_MS)}
       onFocus={() => later(true, TOOLTIP_SHOW_MS)}
       onBlur={() => later(false, TOOLTIP_HIDE_MS)}
-      onKeyDown={(e) => e.key === 'Escape' && setOpen(false)}
       aria-describedby={open ? id : undefined}
     >
       {children}

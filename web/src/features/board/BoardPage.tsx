@@ -47,6 +47,8 @@ let rendered = false;
 
 export function BoardPage({ match, url }: PageProps) {
   if (!rendered) {
+    // a profiling mark, once per page load (BENCH_PROFILE_FROM in scripts/bench/editor-perf.ts), not state
+    // eslint-disable-next-line react-hooks/globals
     rendered = true;
     performance.mark('wb:board-page'); // the open's timeline: React reached the page
   }
@@ -177,6 +179,8 @@ function GuestJoin({
             setName(e.target.value);
             setError(null);
           }}
+          // the page is this one-field form, opened to type a name: its field takes the focus
+          // eslint-disable-next-line jsx-a11y/no-autofocus
           autoFocus
         />
         {error ? (

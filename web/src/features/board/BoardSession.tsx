@@ -4,7 +4,17 @@
  * selection bar, zoom, minimap, scroll bars, shortcuts panel), error toasts and the lock screens.
  * The page owns the panels' visibility; the editor asks for them through `panel()`.
  */
-import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
+import {
+  lazy,
+  Suspense,
+  useCallback,
+  useEffect,
+  useLayoutEffect,
+  useMemo,
+  useRef,
+  useState,
+  useSyncExternalStore,
+} from 'react';
 import { useTranslation } from 'react-i18next';
 import { shallowEqual } from 'react-redux';
 import { useSyncExternalStoreWithSelector } from 'use-sync-external-store/with-selector';
@@ -127,9 +137,18 @@ export function BoardSession({ boardId, client, name, guest, style, settings, pl
   // an image pasted from another app: BoardFiles uploads it for this board and places it
   const pasteImage = useRef<((blob: Blob, at: { x: number; y: number }) => void) | null>(null);
 
-  // the latest values for callbacks the editor holds for its whole life
-  const latest = useRef({ t, settings, plan });
-  latest.current = { t, settings, plan };
+  // live for everyone through BOARD_INFO; the owner's own pick shows at once, until the server's
+  // value moves on (the echo of the pick, or someone else's change)
+  const serverBackground: BoardBackground = snap.board?.background ?? board.data?.background ?? 'empty';
+  const boardBackground = picked && picked.over === serverBackground ? picked.bg : serverBackground;
+  const locked = snap.status === 'locked';
+
+  // the latest values for callbacks the editor holds for its whole life, and the style and
+  // background it starts with (later changes reach it through setStyle/setOptions)
+  const latest = useRef({ t, settings, plan, style, boardBackground });
+  useLayoutEffect(() => {
+    latest.current = { t, settings, plan, style, boardBackground };
+  });
 
   useEffect(() => {
     const offError = client.onError((e) => {
@@ -162,14 +181,9 @@ export function BoardSession({ boardId, client, name, guest, style, settings, pl
     };
   }, [client, dispatch]);
 
-  // live for everyone through BOARD_INFO; the owner's own pick shows at once, until the server's
-  // value moves on (the echo of the pick, or someone else's change)
-  const serverBackground: BoardBackground = snap.board?.background ?? board.data?.background ?? 'empty';
-  const boardBackground = picked && picked.over === serverBackground ? picked.bg : serverBackground;
-  const locked = snap.status === 'locked';
   useEffect(() => {
     if (locked || !host.current) return;
-    const s = latest.current.settings;
+    const { settings: s, style, boardBackground } = latest.current;
     const v = createEditor(host.current, client, {
       style,
       options: {
@@ -201,7 +215,6 @@ export function BoardSession({ boardId, client, name, guest, style, settings, pl
       v.destroy();
       setEditor(null);
     };
-    // style, background and options are read once here; later changes go through setStyle/setOptions
   }, [client, locked, dispatch]);
 
   // preferences and board facts the editor shows, live

@@ -45,7 +45,8 @@ export function CookieConsent() {
   const [showOptions, setShowOptions] = useState(false);
   const [selected, setSelected] = useState<Partial<ConsentChoice>>({});
   const titleId = useId();
-  const signals = readPrivacySignals(navigator, window as { doNotTrack?: string });
+  // read once per page
+  const [signals] = useState(() => readPrivacySignals(navigator, window as { doNotTrack?: string }));
   const box = useRef<HTMLElement>(null);
   const place = useFreePlace(visible, box);
 
@@ -55,8 +56,7 @@ export function CookieConsent() {
     if (stored) return;
     const timer = setTimeout(() => setVisible(true), CONSENT_BANNER_DELAY_MS);
     return () => clearTimeout(timer);
-    // signals are read once per page
-  }, []);
+  }, [signals]);
 
   if (!visible) return null;
   const decide = (choice: ConsentChoice) => {
@@ -69,7 +69,6 @@ export function CookieConsent() {
     <section
       ref={box}
       className="consent"
-      role="region"
       aria-labelledby={titleId}
       data-toast-avoid=""
       style={place ? { left: place.left, top: place.top, bottom: 'auto' } : undefined}

@@ -197,7 +197,7 @@ function Viewer({ doc }: { doc: DocumentDto }) {
           </button>
         </span>
       </div>
-      <div className="viewer-stage" tabIndex={0} aria-label={t('files.viewer.stage')}>
+      <div className="viewer-stage" role="region" tabIndex={0} aria-label={t('files.viewer.stage')}>
         {stage}
       </div>
     </section>

@@ -3,7 +3,7 @@
  * processing with pages done of total, done; a failure shows its message and the card goes after
  * 5 s. A few files upload at once, the rest wait their turn.
  */
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useLayoutEffect, useRef, useState } from 'react';
 import type { DocumentDto } from '@wb/proto';
 import { useAppDispatch } from '../../app/store';
 import { invalidateDocs } from './filesApi';
@@ -46,7 +46,9 @@ export function useUploads(opts: {
   const running = useRef(new Map<string, AbortController>());
   const timers = useRef(new Set<ReturnType<typeof setTimeout>>());
   const optsRef = useRef(opts);
-  optsRef.current = opts;
+  useLayoutEffect(() => {
+    optsRef.current = opts;
+  });
 
   const patch = useCallback((key: string, change: Partial<UploadEntry>) => {
     setEntries((list) => list.map((e) => (e.key === key ? { ...e, ...change } : e)));
@@ -59,48 +61,52 @@ export function useUploads(opts: {
     timers.current.add(timer);
   }, []);
 
-  const pump = useCallback(() => {
-    while (running.current.size < CONCURRENT_UPLOADS && queue.current.length > 0) {
-      const { key, file } = queue.current.shift()!;
-      const ctl = new AbortController();
-      running.current.set(key, ctl);
-      const onProgress = (u: UploadProgress) =>
-        patch(key, {
-          status: u.phase,
-          progress: u.progress,
-          pagesDone: u.pagesDone,
-          pages: u.pages,
-          retrying: u.retrying,
-        });
-      uploadFile(file, { boardId: optsRef.current.boardId, signal: ctl.signal, onProgress })
-        .then((doc: DocumentDto) => {
-          patch(key, { status: 'done', progress: 1, docId: doc.id, pagesDone: doc.pages, pages: doc.pages });
-          trackFilesEvent('e_file_upload', { format: doc.format });
-          dispatch(invalidateDocs());
-          removeLater(key, UPLOAD_DONE_REMOVAL_MS);
-        })
-        .catch((err: unknown) => {
-          if (err instanceof Error && err.name === 'AbortError') return;
-          if (err instanceof UploadError && UPGRADE_CODES.has(err.code)) {
-            setEntries((list) => list.filter((e) => e.key !== key));
-            optsRef.current.onUpgrade(err.code);
-            return;
-          }
-          const text =
-            err instanceof UploadError
-              ? (optsRef.current.translate?.(err.code) ?? err.message)
-              : err instanceof Error
-                ? err.message
-                : String(err);
-          patch(key, { status: 'failed', error: text });
-          removeLater(key, UPLOAD_FAILURE_REMOVAL_MS);
-        })
-        .finally(() => {
-          running.current.delete(key);
-          pump();
-        });
-    }
-  }, [dispatch, patch, removeLater]);
+  // named: it calls itself as each upload ends
+  const pump = useCallback(
+    function pump() {
+      while (running.current.size < CONCURRENT_UPLOADS && queue.current.length > 0) {
+        const { key, file } = queue.current.shift()!;
+        const ctl = new AbortController();
+        running.current.set(key, ctl);
+        const onProgress = (u: UploadProgress) =>
+          patch(key, {
+            status: u.phase,
+            progress: u.progress,
+            pagesDone: u.pagesDone,
+            pages: u.pages,
+            retrying: u.retrying,
+          });
+        uploadFile(file, { boardId: optsRef.current.boardId, signal: ctl.signal, onProgress })
+          .then((doc: DocumentDto) => {
+            patch(key, { status: 'done', progress: 1, docId: doc.id, pagesDone: doc.pages, pages: doc.pages });
+            trackFilesEvent('e_file_upload', { format: doc.format });
+            dispatch(invalidateDocs());
+            removeLater(key, UPLOAD_DONE_REMOVAL_MS);
+          })
+          .catch((err: unknown) => {
+            if (err instanceof Error && err.name === 'AbortError') return;
+            if (err instanceof UploadError && UPGRADE_CODES.has(err.code)) {
+              setEntries((list) => list.filter((e) => e.key !== key));
+              optsRef.current.onUpgrade(err.code);
+              return;
+            }
+            const text =
+              err instanceof UploadError
+                ? (optsRef.current.translate?.(err.code) ?? err.message)
+                : err instanceof Error
+                  ? err.message
+                  : String(err);
+            patch(key, { status: 'failed', error: text });
+            removeLater(key, UPLOAD_FAILURE_REMOVAL_MS);
+          })
+          .finally(() => {
+            running.current.delete(key);
+            pump();
+          });
+      }
+    },
+    [dispatch, patch, removeLater],
+  );
 
   const start = useCallback(
     (files: Iterable<File>) => {

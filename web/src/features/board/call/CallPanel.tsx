@@ -380,6 +380,8 @@ function FeedAudio({ stream }: { stream: MediaStream }) {
     a.srcObject = tracks.length ? new MediaStream(tracks) : null;
     if (tracks.length) void a.play().catch(() => undefined);
   }, [stream]);
+  // a live call's remote voice, played without controls: there is no caption track to give
+  // eslint-disable-next-line jsx-a11y/media-has-caption
   return <audio ref={el} autoPlay />;
 }
 

@@ -5,7 +5,7 @@
  * progress card meanwhile. Mounts the file drawer when it is open. Every placement is one
  * EditorApi.addShapes call: one change (or several within SPEC L4), one undo step.
  */
-import { useCallback, useEffect, useMemo, useRef, useState, type RefObject } from 'react';
+import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, type RefObject } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { DocumentDto, Settings } from '@wb/proto';
 import { useAppDispatch } from '../../../app/store';
@@ -63,7 +63,9 @@ export function useBoardFiles(opts: {
   const [uploads, setUploads] = useState<BoardUpload[]>([]);
   const running = useRef(new Set<AbortController>());
   const latest = useRef({ editor, canPlace, t });
-  latest.current = { editor, canPlace, t };
+  useLayoutEffect(() => {
+    latest.current = { editor, canPlace, t };
+  });
 
   const toast = useCallback(
     (type: 'error' | 'warning', message: string) => dispatch(notify({ type, message })),

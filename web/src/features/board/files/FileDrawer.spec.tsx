@@ -173,7 +173,7 @@ test('select: count, add the selection to the board in list order, clear', async
   fireEvent.click(screen.getByRole('checkbox', { name: `Select ${ALPHA.name}` }));
   fireEvent.click(screen.getByRole('checkbox', { name: `Select ${PHOTO.name}` }));
   expect(screen.getByText('2 selected')).toBeTruthy();
-  expect(container.querySelector(`[data-doc-id="${PHOTO.id}"]`)!.getAttribute('aria-selected')).toBe('true');
+  expect(container.querySelector(`[data-doc-id="${PHOTO.id}"]`)!.getAttribute('data-selected')).toBe('true');
   fireEvent.click(container.querySelector('[data-action="add-selected"]')!);
   expect(p.placed).toEqual([[PHOTO.name, ALPHA.name]]);
   fireEvent.click(container.querySelector('[data-action="clear-selection"]')!);

@@ -268,7 +268,7 @@ function DocCard(props: {
       data-doc-id={doc.id}
       data-kind={doc.isImage ? 'image' : 'document'}
       data-status={doc.status}
-      aria-selected={props.selected}
+      data-selected={props.selected}
     >
       <input
         type="checkbox"

@@ -6,7 +6,7 @@
  * reach the board (it shows the source until the LaTeX typesets again).
  */
 import { FORMULA_ALIGNMENTS, SHAPE_LIMITS, type FormulaShape } from '@wb/proto';
-import { useCallback, useEffect, useId, useRef, useState } from 'react';
+import { useCallback, useEffect, useId, useLayoutEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { formulaSize } from '../canvas/geometry';
 import { hex, inkColor } from '../canvas/theme';
@@ -50,7 +50,9 @@ export default function FormulaPanel({ shape, update, close }: FormulaPanelProps
   const timer = useRef<ReturnType<typeof setTimeout> | null>(null);
   const pending = useRef<string | null>(null);
   const style = useRef(shape);
-  style.current = shape;
+  useLayoutEffect(() => {
+    style.current = shape;
+  });
   // the colour picker reports every step of a drag: shown at once, committed once it rests
   const [color, setColor] = useState(shape.color);
   const colorTimer = useRef<ReturnType<typeof setTimeout> | null>(null);
@@ -155,6 +157,8 @@ export default function FormulaPanel({ shape, update, close }: FormulaPanelProps
     : [...SIZES, Math.round(shape.fontSize)].sort((a, b) => a - b);
 
   return (
+    // Escape pressed in any of its controls bubbles here and closes it; the region itself takes no input
+    // eslint-disable-next-line jsx-a11y/no-noninteractive-element-interactions
     <section
       className="shape-panel formula-panel"
       aria-label={t('formula.editor')}
@@ -184,6 +188,8 @@ export default function FormulaPanel({ shape, update, close }: FormulaPanelProps
         spellCheck={false}
         autoCapitalize="off"
         autoComplete="off"
+        // the panel opens when the user asks to edit the formula: typing starts here
+        // eslint-disable-next-line jsx-a11y/no-autofocus
         autoFocus
         aria-invalid={error ? true : undefined}
         aria-describedby={error ? `${id}-error` : undefined}

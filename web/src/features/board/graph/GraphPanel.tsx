@@ -162,6 +162,8 @@ export default function GraphPanel({ shape, update, close, advancedGraphs, onUpg
   const advancedProps = advancedGraphs ? {} : { 'aria-describedby': gateNote, 'data-needs-upgrade': true };
 
   return (
+    // Escape pressed in any of its controls bubbles here and closes it; the region itself takes no input
+    // eslint-disable-next-line jsx-a11y/no-noninteractive-element-interactions
     <section
       className="shape-panel graph-panel"
       aria-label={t('graph.editor')}

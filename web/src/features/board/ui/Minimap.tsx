@@ -3,7 +3,7 @@
  * views in their presence colours. A click or drag centres the board there. Redraws are limited
  * to 5 per second on big boards (drawing walks every shape's bounds).
  */
-import { useCallback, useEffect, useRef } from 'react';
+import { useCallback, useEffect, useLayoutEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Rect } from '../canvas/camera';
 import type { EditorApi } from '../canvas/editorApi';
@@ -61,7 +61,9 @@ export function Minimap({ editor, colors }: MinimapProps) {
   const { t } = useTranslation('board');
   const canvas = useRef<HTMLCanvasElement>(null);
   const colorsRef = useRef(colors);
-  colorsRef.current = colors;
+  useLayoutEffect(() => {
+    colorsRef.current = colors;
+  });
 
   const draw = useCallback(() => {
     const el = canvas.current;

@@ -12,6 +12,8 @@ export function Scrollbars({ editor }: { editor: EditorApi }) {
   const view = useEditorState(editor, (s) => s.view);
   // the bounds walk every shape: once per scene version, not per camera move
   const version = (editor.scene as { version?: number }).version ?? 0;
+  // the scene changes in place: its version is the cache key, though the callback does not read it
+  // eslint-disable-next-line react-hooks/exhaustive-deps
   const content = useMemo(() => contentBounds(editor), [editor, version]);
   const total = union(content, view);
   return (

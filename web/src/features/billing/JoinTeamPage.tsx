@@ -16,6 +16,7 @@ import { useCodeText } from '../../ui/useCodeText';
 import { useSession } from '../session/useSession';
 import { useJoinTeamMutation } from './billingApi';
 import './billing.css';
+import { Button, buttonClass } from '../../ui/kit/Button';
 
 export function JoinTeamPage() {
   const { t } = useTranslation('billing');
@@ -40,10 +41,10 @@ export function JoinTeamPage() {
       <>
         <p>{t('join.loginFirst')}</p>
         <div className="actions">
-          <LocalLink to={`/login?goto=${encodeURIComponent(here)}`} className="button primary">
+          <LocalLink to={`/login?goto=${encodeURIComponent(here)}`} className={buttonClass({ variant: 'primary' })}>
             {tc('nav.login')}
           </LocalLink>
-          <LocalLink to={`/signup?goto=${encodeURIComponent(here)}`} className="button">
+          <LocalLink to={`/signup?goto=${encodeURIComponent(here)}`} className={buttonClass()}>
             {tc('nav.signup')}
           </LocalLink>
         </div>
@@ -53,7 +54,7 @@ export function JoinTeamPage() {
     body = (
       <>
         <p className="sub-state state-ok">{t('join.joined', { name: joined.name })}</p>
-        <LocalLink to="/dashboard" className="button primary">
+        <LocalLink to="/dashboard" className={buttonClass({ variant: 'primary' })}>
           {tc('nav.home')}
         </LocalLink>
       </>
@@ -67,9 +68,8 @@ export function JoinTeamPage() {
             <FormError message={error.text} />
           </div>
         ) : null}
-        <button
-          type="button"
-          className="primary"
+        <Button
+          variant="primary"
           disabled={isLoading}
           onClick={() =>
             void join({ token }).then((result) => {
@@ -81,7 +81,7 @@ export function JoinTeamPage() {
           }
         >
           {t('join.button')}
-        </button>
+        </Button>
       </>
     );
   }

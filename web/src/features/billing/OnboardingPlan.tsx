@@ -19,6 +19,8 @@ import { useCodeText } from '../../ui/useCodeText';
 import { useGetFreeTrialQuery, useStartTrialMutation } from './billingApi';
 import { PeriodSwitch } from './PeriodSwitch';
 import './billing.css';
+import { Button, buttonClass } from '../../ui/kit/Button';
+import { Checkbox } from '../../ui/kit/Checkbox';
 
 export function PlanStep({
   onBack,
@@ -41,21 +43,17 @@ export function PlanStep({
       <p>{t('setup.planText')}</p>
       {canTry ? <p className="trial-offer">{tb('onboarding.trialOffer', { days: TRIAL_DAYS })}</p> : null}
       <div className="actions">
-        <button type="button" onClick={onBack}>
-          {t('app.back')}
-        </button>
+        <Button onClick={onBack}>{t('app.back')}</Button>
         {canTry ? (
-          <button type="button" onClick={onTrial}>
-            {tb('onboarding.tryPaid', { days: TRIAL_DAYS })}
-          </button>
+          <Button onClick={onTrial}>{tb('onboarding.tryPaid', { days: TRIAL_DAYS })}</Button>
         ) : (
-          <LocalLink to="/settings/subscription/upgrade" className="button">
+          <LocalLink to="/settings/subscription/upgrade" className={buttonClass()}>
             {t('setup.seePlans')}
           </LocalLink>
         )}
-        <button type="button" className="primary" onClick={onStarter}>
+        <Button variant="primary" onClick={onStarter}>
           {t('setup.starterChoice')}
-        </button>
+        </Button>
       </div>
     </div>
   );
@@ -103,23 +101,25 @@ export function TrialStep({ onBack, onStarted }: { onBack: () => void; onStarted
             </label>
           ))}
         </div>
-        <label className="check">
-          <input type="checkbox" checked={terms} onChange={(e) => setTerms(e.target.checked)} />{' '}
-          <span>
-            {tb('onboarding.terms')}{' '}
-            <LocalLink to="/terms" target="_blank">
-              {tb('onboarding.termsLink')}
-            </LocalLink>
-          </span>
-        </label>
+        <Checkbox
+          className="terms-check"
+          checked={terms}
+          onChange={setTerms}
+          label={
+            <span>
+              {tb('onboarding.terms')}{' '}
+              <LocalLink to="/terms" target="_blank">
+                {tb('onboarding.termsLink')}
+              </LocalLink>
+            </span>
+          }
+        />
       </fieldset>
       <div className="actions">
-        <button type="button" onClick={onBack}>
-          {t('app.back')}
-        </button>
-        <button type="submit" className="primary" disabled={!terms || isLoading}>
+        <Button onClick={onBack}>{t('app.back')}</Button>
+        <Button type="submit" variant="primary" loading={isLoading} disabled={!terms}>
           {tb('onboarding.startTrial')}
-        </button>
+        </Button>
       </div>
     </form>
   );

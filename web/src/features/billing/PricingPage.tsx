@@ -7,6 +7,7 @@ import { Loading, Page } from '../../ui/EmptyState';
 import { useNamespace } from '../../i18n/useNamespace';
 import { PeriodSwitch } from './PeriodSwitch';
 import './billing.css';
+import { buttonClass } from '../../ui/kit/Button';
 
 export function PricingPage() {
   const { t } = useTranslation('billing');
@@ -48,7 +49,10 @@ export function PricingPage() {
                   ) : null,
                 )}
               </ul>
-              <LocalLink to="/signup" className={name === 'premium' ? 'button primary' : 'button'}>
+              <LocalLink
+                to="/signup"
+                className={buttonClass({ variant: name === 'premium' ? 'primary' : 'secondary' })}
+              >
                 {name === 'starter' ? t('pricing.startFree') : t('pricing.tryFree')}
               </LocalLink>
             </article>

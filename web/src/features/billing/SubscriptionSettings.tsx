@@ -55,6 +55,9 @@ import {
 import { PaymentMethod } from './PaymentMethod';
 import { PeriodSwitch } from './PeriodSwitch';
 import './billing.css';
+import { Button, buttonClass } from '../../ui/kit/Button';
+import { Checkbox } from '../../ui/kit/Checkbox';
+import { Table } from '../../ui/kit/Table';
 
 /** −€12.40 for a refund, €1116.00 for a payment */
 const eur = (cents: number) => `${cents < 0 ? '−' : ''}€${formatEur(Math.abs(cents))}`;
@@ -214,19 +217,19 @@ function Overview() {
         ) : null}
         <div className="actions">
           {offer ? (
-            <LocalLink to="/settings/subscription/upgrade" className="button primary">
+            <LocalLink to="/settings/subscription/upgrade" className={buttonClass({ variant: 'primary' })}>
               {trial.data?.canHaveFreeTrial ? t('sub.tryFree', { days: TRIAL_DAYS }) : t('sub.upgradeNow')}
             </LocalLink>
           ) : state === 'trial' && !withCard ? (
-            <LocalLink to="/settings/subscription/upgrade" className="button primary">
+            <LocalLink to="/settings/subscription/upgrade" className={buttonClass({ variant: 'primary' })}>
               {t('sub.addCard')}
             </LocalLink>
           ) : (
-            <LocalLink to="/settings/subscription/update" className="button primary">
+            <LocalLink to="/settings/subscription/update" className={buttonClass({ variant: 'primary' })}>
               {state === 'pastDue' ? t('state.addPayment') : t('sub.change')}
             </LocalLink>
           )}
-          <LocalLink to="/settings/subscription/invoices" className="button">
+          <LocalLink to="/settings/subscription/invoices" className={buttonClass()}>
             {t('sub.invoices')}
           </LocalLink>
         </div>
@@ -452,7 +455,7 @@ function Upgrade() {
         <div className="card sub-card">
           <StateText sub={sub.data} now={now} />
           <div className="actions">
-            <LocalLink to="/settings/subscription/update" className="button primary">
+            <LocalLink to="/settings/subscription/update" className={buttonClass({ variant: 'primary' })}>
               {t('sub.change')}
             </LocalLink>
           </div>
@@ -523,9 +526,9 @@ function Upgrade() {
           />
           {error ? <FormError message={error} /> : null}
           {tried && Object.keys(errors).length > 0 ? <FormError message={t('form.fix')} /> : null}
-          <button type="submit" className="primary" disabled={isLoading || !nonce}>
+          <Button type="submit" variant="primary" disabled={isLoading || !nonce}>
             {isLoading ? t('sub.paying') : t(cardLessTrial ? 'sub.addCardSubmit' : 'sub.subscribe')}
-          </button>
+          </Button>
         </section>
       </form>
     </div>
@@ -577,23 +580,27 @@ function TrialOffer({ onPayNow }: { onPayNow: () => void }) {
         setSeats={() => {}}
         trial
       />
-      <label className="check">
-        <input type="checkbox" checked={terms} onChange={(e) => setTerms(e.target.checked)} />{' '}
-        <span>
-          {t('onboarding.terms')}{' '}
-          <LocalLink to="/terms" target="_blank">
-            {t('onboarding.termsLink')}
-          </LocalLink>
-        </span>
-      </label>
+      <Checkbox
+        className="terms-check"
+        checked={terms}
+        onChange={setTerms}
+        label={
+          <span>
+            {t('onboarding.terms')}{' '}
+            <LocalLink to="/terms" target="_blank">
+              {t('onboarding.termsLink')}
+            </LocalLink>
+          </span>
+        }
+      />
       {error ? <FormError message={error} /> : null}
       <div className="actions">
-        <button type="submit" className="primary" disabled={!terms || isLoading}>
+        <Button type="submit" variant="primary" loading={isLoading} disabled={!terms}>
           {t('onboarding.startTrial')}
-        </button>
-        <button type="button" className="link" onClick={onPayNow}>
+        </Button>
+        <Button variant="ghost" onClick={onPayNow}>
           {t('sub.payNowInstead')}
-        </button>
+        </Button>
       </div>
     </form>
   );
@@ -673,7 +680,7 @@ function Update() {
       <div className="subscription">
         <SubNav />
         <EmptyState title={t('sub.noSubscription')}>
-          <LocalLink to="/settings/subscription/upgrade" className="button primary">
+          <LocalLink to="/settings/subscription/upgrade" className={buttonClass({ variant: 'primary' })}>
             {t('sub.upgradeNow')}
           </LocalLink>
         </EmptyState>
@@ -728,9 +735,9 @@ function Update() {
           seats={seats}
           setSeats={setSeats}
         />
-        <button type="button" className="primary" onClick={() => void saveChange()} disabled={changing.isLoading}>
+        <Button variant="primary" onClick={() => void saveChange()} disabled={changing.isLoading}>
           {t('sub.saveChange')}
-        </button>
+        </Button>
       </section>
       <section className="card">
         <h2>{t('card.title')}</h2>
@@ -738,19 +745,12 @@ function Update() {
           <>
             {state === 'pastDue' ? <p>{t('state.pastDue')}</p> : null}
             <PaymentMethod onNonce={onNonce} />
-            <button
-              type="button"
-              className="primary"
-              onClick={() => void saveCard()}
-              disabled={!nonce || changing.isLoading}
-            >
+            <Button variant="primary" onClick={() => void saveCard()} disabled={!nonce || changing.isLoading}>
               {t('card.save')}
-            </button>
+            </Button>
           </>
         ) : (
-          <button type="button" onClick={() => setShowCard(true)}>
-            {t('card.replace')}
-          </button>
+          <Button onClick={() => setShowCard(true)}>{t('card.replace')}</Button>
         )}
       </section>
       {state !== 'cancelled' ? (
@@ -764,14 +764,13 @@ function Update() {
             onChange={setPhrase}
             autoComplete="off"
           />
-          <button
-            type="button"
-            className="danger"
+          <Button
+            variant="danger"
             disabled={!phraseMatches(phrase, CANCEL_SUBSCRIPTION_CONFIRMATION_PHRASE) || cancelling.isLoading}
             onClick={() => void doCancel()}
           >
             {t('cancel.button')}
-          </button>
+          </Button>
         </section>
       ) : null}
     </div>
@@ -798,42 +797,38 @@ function Invoices() {
       {list.length === 0 ? (
         <EmptyState title={t('invoices.none')} />
       ) : (
-        <div className="table-wrap">
-          <table className="data-table">
-            <thead>
-              <tr>
-                <th scope="col">{t('invoices.date')}</th>
-                <th scope="col">{t('invoices.type')}</th>
-                <th scope="col">{t('invoices.status')}</th>
-                <th scope="col" className="num">
-                  {t('invoices.amount')}
-                </th>
-                <th scope="col">
-                  <span className="sr-only">{t('invoices.pdf')}</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {list.map((inv) => (
-                <tr key={inv.id}>
-                  <td>{formatDate(inv.date, i18n.language)}</td>
-                  <td>{t(`invoices.types.${inv.type}`)}</td>
-                  <td>{t(`invoices.statuses.${inv.status}`)}</td>
-                  <td className="num">{eur(inv.amount)}</td>
-                  <td>
-                    <a
-                      href={`/api/billing/invoices/${encodeURIComponent(inv.id)}.pdf`}
-                      target="_blank"
-                      rel="noreferrer"
-                    >
-                      {t('invoices.pdf')}
-                    </a>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <Table
+          caption={t('sub.invoices')}
+          captionHidden
+          rows={list}
+          rowKey={(inv) => inv.id}
+          columns={[
+            {
+              key: 'date',
+              header: t('invoices.date'),
+              sortValue: (inv) => inv.date,
+              cell: (inv) => formatDate(inv.date, i18n.language),
+            },
+            { key: 'type', header: t('invoices.type'), cell: (inv) => t(`invoices.types.${inv.type}`) },
+            { key: 'status', header: t('invoices.status'), cell: (inv) => t(`invoices.statuses.${inv.status}`) },
+            {
+              key: 'amount',
+              header: t('invoices.amount'),
+              align: 'end',
+              sortValue: (inv) => inv.amount,
+              cell: (inv) => eur(inv.amount),
+            },
+            {
+              key: 'pdf',
+              header: <span className="sr-only">{t('invoices.pdf')}</span>,
+              cell: (inv) => (
+                <a href={`/api/billing/invoices/${encodeURIComponent(inv.id)}.pdf`} target="_blank" rel="noreferrer">
+                  {t('invoices.pdf')}
+                </a>
+              ),
+            },
+          ]}
+        />
       )}
     </div>
   );

@@ -20,6 +20,9 @@ import { ConfirmDialog } from '../../ui/ConfirmDialog';
 import { EmptyState, Loading } from '../../ui/EmptyState';
 import { Field } from '../../ui/Field';
 import { FormError } from '../../ui/FormError';
+import { Badge } from '../../ui/kit/Badge';
+import { Button, buttonClass } from '../../ui/kit/Button';
+import { Table, type Column } from '../../ui/kit/Table';
 import { notify } from '../../ui/toastsSlice';
 import { useCodeMessage, useCodeText } from '../../ui/useCodeText';
 import {
@@ -47,11 +50,11 @@ export function UsersSettings() {
       <EmptyState title={data ? t('team.ownerOnly') : t('team.noBusiness')}>
         <p className="muted">{t('team.noBusinessText')}</p>
         {data ? (
-          <LocalLink to="/settings/team" className="button">
+          <LocalLink to="/settings/team" className={buttonClass()}>
             {t('team.viewTeam')}
           </LocalLink>
         ) : (
-          <LocalLink to="/settings/subscription/upgrade" className="button primary">
+          <LocalLink to="/settings/subscription/upgrade" className={buttonClass({ variant: 'primary' })}>
             {t('sub.upgradeNow')}
           </LocalLink>
         )}
@@ -81,40 +84,59 @@ function OwnerView({ info }: { info: BusinessInfo }) {
     else dispatch(notify({ type: 'info', message: t(`team.done.${pending.kind}`) }));
   };
   const who = (m: TeamMember) => m.name ?? m.email ?? `#${m.id}`;
-  const memberRow = (m: TeamMember) => (
-    <tr key={m.id}>
-      <td>
-        {who(m)}
-        {m.role === 'owner' ? <span className="tag">{t('team.owner')}</span> : null}
-      </td>
-      <td className="muted">{m.email ?? ''}</td>
-      <td>{t(`team.status.${m.status}`)}</td>
-      <td>
-        {m.role === 'owner' ? null : (
+  const columns: Column<TeamMember>[] = [
+    {
+      key: 'name',
+      header: t('team.name'),
+      sortValue: who,
+      cell: (m) => (
+        <span className="member-name">
+          {who(m)}
+          {m.role === 'owner' ? <Badge>{t('team.owner')}</Badge> : null}
+        </span>
+      ),
+    },
+    { key: 'email', header: t('form.email'), sortValue: (m) => m.email ?? '', cell: (m) => m.email ?? '' },
+    {
+      key: 'licence',
+      header: t('team.licence'),
+      sortValue: (m) => m.status,
+      cell: (m) => <Badge tone={m.status === 'active' ? 'success' : 'neutral'}>{t(`team.status.${m.status}`)}</Badge>,
+    },
+    {
+      key: 'actions',
+      header: <span className="sr-only">{t('team.actions')}</span>,
+      align: 'end',
+      cell: (m) =>
+        m.role === 'owner' ? null : (
           <div className="row-actions">
             {m.status === 'active' ? (
-              <button type="button" onClick={() => setPending({ kind: 'deactivate', member: m })}>
+              <Button size="sm" onClick={() => setPending({ kind: 'deactivate', member: m })}>
                 {t('team.deactivate')}
-              </button>
+              </Button>
             ) : (
-              <button type="button" onClick={() => setPending({ kind: 'activate', member: m })}>
+              <Button size="sm" onClick={() => setPending({ kind: 'activate', member: m })}>
                 {t('team.activate')}
-              </button>
+              </Button>
             )}
-            <button type="button" className="danger-text" onClick={() => setPending({ kind: 'remove', member: m })}>
+            <Button
+              size="sm"
+              variant="ghost"
+              className="danger-text"
+              onClick={() => setPending({ kind: 'remove', member: m })}
+            >
               {t('team.remove')}
-            </button>
+            </Button>
           </div>
-        )}
-      </td>
-    </tr>
-  );
+        ),
+    },
+  ];
   const members = [...(info.members ?? []), ...(info.deactivated ?? [])];
   return (
     <div className="team">
       <p className="team-name">
         <strong>{info.name}</strong>
-        {info.plan ? <span className="tag">{t('team.plan', { plan: tc(`plans.${info.plan}`) })}</span> : null}
+        {info.plan ? <Badge tone="info">{t('team.plan', { plan: tc(`plans.${info.plan}`) })}</Badge> : null}
       </p>
       {lic ? (
         <p className="licences" data-testid="licences">
@@ -124,21 +146,7 @@ function OwnerView({ info }: { info: BusinessInfo }) {
       ) : null}
       <InviteForm />
       <h2>{t('team.members')}</h2>
-      <div className="table-wrap">
-        <table className="data-table">
-          <thead>
-            <tr>
-              <th scope="col">{t('team.name')}</th>
-              <th scope="col">{t('form.email')}</th>
-              <th scope="col">{t('team.licence')}</th>
-              <th scope="col">
-                <span className="sr-only">{t('team.actions')}</span>
-              </th>
-            </tr>
-          </thead>
-          <tbody>{members.map(memberRow)}</tbody>
-        </table>
-      </div>
+      <Table caption={t('team.members')} captionHidden columns={columns} rows={members} rowKey={(m) => m.id} />
       <h2>{t('team.invitations')}</h2>
       {(info.invitations ?? []).length === 0 ? (
         <p className="muted">{t('team.noInvitations')}</p>
@@ -148,12 +156,9 @@ function OwnerView({ info }: { info: BusinessInfo }) {
             <li key={inv.id}>
               <span>{inv.email}</span>{' '}
               <span className="muted">{t('team.sent', { date: formatDate(inv.created, i18n.language) })}</span>{' '}
-              <button
-                type="button"
-                onClick={() => setPending({ kind: 'cancelInvitation', id: inv.id, email: inv.email })}
-              >
+              <Button size="sm" onClick={() => setPending({ kind: 'cancelInvitation', id: inv.id, email: inv.email })}>
                 {t('team.cancelInvitation')}
-              </button>
+              </Button>
             </li>
           ))}
         </ul>
@@ -220,23 +225,11 @@ function InviteForm() {
         void submit();
       }}
     >
-      <div className="field">
-        <label htmlFor="invite-emails">{t('invite.label')}</label>
-        <textarea
-          id="invite-emails"
-          rows={3}
-          value={text}
-          onChange={(e) => setText(e.target.value)}
-          aria-describedby="invite-hint"
-        />
-        <small id="invite-hint" className="muted">
-          {t('invite.hint')}
-        </small>
-      </div>
+      <Field multiline rows={3} label={t('invite.label')} value={text} onChange={setText} hint={t('invite.hint')} />
       {error ? <FormError message={error} /> : null}
-      <button type="submit" className="primary" disabled={isLoading || emails.length === 0}>
+      <Button type="submit" variant="primary" loading={isLoading} disabled={emails.length === 0}>
         {t('invite.send', { count: emails.length })}
-      </button>
+      </Button>
       {results.length > 0 ? (
         <ul className="invite-results" aria-live="polite">
           {results.map((r) => (
@@ -262,10 +255,10 @@ export function TeamView() {
       <div className="card">
         <p>{t('team.youOwn', { name: data.name })}</p>
         <div className="actions">
-          <LocalLink to="/settings/users" className="button primary">
+          <LocalLink to="/settings/users" className={buttonClass({ variant: 'primary' })}>
             {t('team.manage')}
           </LocalLink>
-          <LocalLink to="/settings/close-business" className="button">
+          <LocalLink to="/settings/close-business" className={buttonClass()}>
             {t('close.link')}
           </LocalLink>
         </div>
@@ -283,7 +276,7 @@ export function TeamView() {
       ) : (
         <p className="sub-state state-warn">{t('team.licenceExpired')}</p>
       )}
-      <LocalLink to="/settings/leave-business" className="button">
+      <LocalLink to="/settings/leave-business" className={buttonClass()}>
         {t('leave.link')}
       </LocalLink>
     </div>
@@ -336,9 +329,9 @@ function PhraseForm({
         autoComplete="off"
       />
       {error ? <FormError message={error} /> : null}
-      <button type="submit" className="danger" disabled={busy || !phraseMatches(typed, phrase)}>
+      <Button type="submit" variant="danger" loading={busy} disabled={!phraseMatches(typed, phrase)}>
         {t(`${kind}.button`)}
-      </button>
+      </Button>
     </form>
   );
 }

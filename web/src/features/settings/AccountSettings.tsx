@@ -1,4 +1,4 @@
-import { useId, useState, type FormEvent } from 'react';
+import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { NAME_MIN_LENGTH, PASSWORD_MIN_LENGTH, ROLES, TERMINATE_CONFIRMATION_PHRASE, type Role } from '@wb/proto';
 import { formErrorText } from '../../app/apiClient';
@@ -6,6 +6,9 @@ import { useAppDispatch } from '../../app/store';
 import { ConfirmDialog } from '../../ui/ConfirmDialog';
 import { Field } from '../../ui/Field';
 import { FormError } from '../../ui/FormError';
+import { Button, buttonClass } from '../../ui/kit/Button';
+import { Select, SelectItem } from '../../ui/kit/Select';
+import { Switch } from '../../ui/kit/Switch';
 import { notify } from '../../ui/toastsSlice';
 import { useCodeText } from '../../ui/useCodeText';
 import {
@@ -29,7 +32,6 @@ export function ProfileSettings() {
   const codeText = useCodeText();
   const saved = useSaved();
   const { user, settings } = useSession();
-  const roleId = useId();
   const [name, setName] = useState(user?.name ?? '');
   const [role, setRole] = useState<Role | ''>(settings.role ?? '');
   const [picture, setPicture] = useState(user?.picture ?? '');
@@ -83,17 +85,13 @@ export function ProfileSettings() {
           onChange={setName}
           error={nameError}
         />
-        <div className="field">
-          <label htmlFor={roleId}>{t('profile.role')}</label>
-          <select id={roleId} value={role} onChange={(e) => setRole(e.target.value as Role)}>
-            {role === '' ? <option value="" /> : null}
-            {ROLES.map((r) => (
-              <option key={r} value={r}>
-                {t(`roles.${r}`)}
-              </option>
-            ))}
-          </select>
-        </div>
+        <Select label={t('profile.role')} value={role || null} onChange={(r) => setRole(r as Role)}>
+          {ROLES.map((r) => (
+            <SelectItem key={r} id={r}>
+              {t(`roles.${r}`)}
+            </SelectItem>
+          ))}
+        </Select>
         <Field
           label={t('profile.picture')}
           name="picture"
@@ -104,7 +102,7 @@ export function ProfileSettings() {
         />
         <div className="field profile-picture">
           {picture ? <img src={picture} alt={t('profile.pictureAlt')} width={64} height={64} /> : null}
-          <label className="button" data-action="upload-picture" aria-busy={pictureUpload.busy || undefined}>
+          <label className={buttonClass()} data-action="upload-picture" aria-busy={pictureUpload.busy || undefined}>
             <input
               type="file"
               accept="image/png,image/jpeg,image/gif,image/webp"
@@ -124,9 +122,9 @@ export function ProfileSettings() {
           ) : null}
         </div>
         {error ? <FormError message={formErrorText(error, codeText)} /> : null}
-        <button type="submit" className="primary" disabled={isLoading}>
+        <Button type="submit" variant="primary" loading={isLoading}>
           {t('app.save')}
-        </button>
+        </Button>
       </form>
       <h2>{t('profile.emailSection')}</h2>
       <p>
@@ -150,9 +148,9 @@ export function ProfileSettings() {
           onChange={setPassword}
         />
         {emailState.error ? <FormError message={formErrorText(emailState.error, codeText)} /> : null}
-        <button type="submit" disabled={emailState.isLoading || !newEmail.trim() || !password}>
+        <Button type="submit" loading={emailState.isLoading} disabled={!newEmail.trim() || !password}>
           {t('profile.changeEmail')}
-        </button>
+        </Button>
       </form>
     </>
   );
@@ -165,20 +163,21 @@ export function EmailOptionsSettings() {
   return (
     <fieldset className="toggles">
       <legend className="sr-only">{t('settings.email-options')}</legend>
-      <label>
-        <input type="checkbox" checked disabled aria-describedby="account-mails-hint" /> {t('email.accountMails')}
-      </label>
+      <Switch
+        label={t('email.accountMails')}
+        checked
+        disabled
+        onChange={() => undefined}
+        aria-describedby="account-mails-hint"
+      />
       <small id="account-mails-hint" className="muted">
         {t('email.accountMailsHint')}
       </small>
-      <label>
-        <input
-          type="checkbox"
-          checked={settings.emailProductUpdates === 1}
-          onChange={(e) => void save({ emailProductUpdates: e.target.checked ? 1 : 0 })}
-        />{' '}
-        {t('email.productUpdates')}
-      </label>
+      <Switch
+        label={t('email.productUpdates')}
+        checked={settings.emailProductUpdates === 1}
+        onChange={(on) => void save({ emailProductUpdates: on ? 1 : 0 })}
+      />
     </fieldset>
   );
 }
@@ -233,9 +232,9 @@ export function AuthenticationSettings() {
         onChange={setRepeat}
       />
       {message ? <FormError message={message} /> : null}
-      <button type="submit" className="primary" disabled={isLoading}>
+      <Button type="submit" variant="primary" loading={isLoading}>
         {t('password.submit')}
-      </button>
+      </Button>
     </form>
   );
 }
@@ -269,9 +268,9 @@ export function TerminateSettings() {
         autoComplete="off"
       />
       {error ? <FormError message={formErrorText(error, codeText)} /> : null}
-      <button type="submit" className="danger" disabled={!matches || isLoading}>
+      <Button type="submit" variant="danger" loading={isLoading} disabled={!matches}>
         {t('terminate.submit')}
-      </button>
+      </Button>
       {confirming ? (
         <ConfirmDialog
           title={t('terminate.confirmTitle')}

@@ -16,11 +16,15 @@ import { reportError } from '../../ui/reportError';
 import { notify } from '../../ui/toastsSlice';
 import { useCodeText } from '../../ui/useCodeText';
 import { storeLocale } from '../../i18n/i18n';
+import { Select, SelectItem } from '../../ui/kit/Select';
+import { Switch } from '../../ui/kit/Switch';
 import { useUpdateSettingsMutation } from '../session/sessionApi';
 import { useSession } from '../session/useSession';
 
 type Rgb = [number, number, number];
 const toHex = (c: Rgb) => `#${c.map((v) => v.toString(16).padStart(2, '0')).join('')}`;
+/** the language select's key for "follow the browser" (no stored locale) */
+const AUTO = 'auto';
 const fromHex = (hex: string): Rgb => [1, 3, 5].map((i) => Number.parseInt(hex.slice(i, i + 2), 16)) as Rgb;
 
 function Row({ label, children }: { label: string; children: (id: string) => ReactNode }) {
@@ -51,31 +55,25 @@ export function PreferencesSettings() {
     values: readonly string[],
     text: (v: string) => string,
   ) => (
-    <Row label={label}>
-      {(id) => (
-        <select
-          id={id}
-          value={String(settings[key] as string | number)}
-          onChange={(e) => void set({ [key]: e.target.value } as SettingsPatch)}
-        >
-          {values.map((v) => (
-            <option key={v} value={v}>
-              {text(v)}
-            </option>
-          ))}
-        </select>
-      )}
-    </Row>
+    <Select
+      label={label}
+      value={String(settings[key] as string | number)}
+      onChange={(v) => void set({ [key]: String(v) } as SettingsPatch)}
+    >
+      {values.map((v) => (
+        <SelectItem key={v} id={v}>
+          {text(v)}
+        </SelectItem>
+      ))}
+    </Select>
   );
   const flag = (key: keyof Settings, label: string) => (
-    <label key={key}>
-      <input
-        type="checkbox"
-        checked={settings[key] === 1}
-        onChange={(e) => void set({ [key]: e.target.checked ? 1 : 0 } as SettingsPatch)}
-      />{' '}
-      {label}
-    </label>
+    <Switch
+      key={key}
+      label={label}
+      checked={settings[key] === 1}
+      onChange={(on) => void set({ [key]: on ? 1 : 0 } as SettingsPatch)}
+    />
   );
   const color = (key: 'toolStrokeColor' | 'toolTextColor' | 'toolFormulaColor', label: string) => (
     <Row label={label}>
@@ -114,40 +112,31 @@ export function PreferencesSettings() {
   const canRestrictDeletes = plan.features.collaborationControls;
   return (
     <div className="prefs">
-      <Row label={t('prefs.language')}>
-        {(id) => (
-          <select
-            id={id}
-            value={settings.locale ?? ''}
-            onChange={(e) => void set({ locale: (e.target.value || null) as Settings['locale'] })}
-          >
-            <option value="">{t('prefs.languageAuto')}</option>
-            {LOCALES.map((l) => (
-              <option key={l} value={l}>
-                {t(`lang.${l}`)}
-              </option>
-            ))}
-          </select>
-        )}
-      </Row>
+      <Select
+        label={t('prefs.language')}
+        value={settings.locale ?? AUTO}
+        onChange={(v) => void set({ locale: (v === AUTO ? null : v) as Settings['locale'] })}
+      >
+        {[AUTO, ...LOCALES].map((l) => (
+          <SelectItem key={l} id={l}>
+            {l === AUTO ? t('prefs.languageAuto') : t(`lang.${l}`)}
+          </SelectItem>
+        ))}
+      </Select>
       <h2>{t('prefs.boardSection')}</h2>
       {select('newBoardBackground', t('prefs.background'), BOARD_BACKGROUNDS, (v) => t(`prefs.bg_${v}`))}
       {select('newBoardPermissions', t('prefs.permissions'), BOARD_PERMISSIONS, (v) => t(`prefs.perm_${v}`))}
-      <Row label={t('prefs.deleteControl')}>
-        {(id) => (
-          <select
-            id={id}
-            value={settings.newBoardDeleteOwnOnly}
-            onChange={(e) => void set({ newBoardDeleteOwnOnly: e.target.value === '1' ? 1 : 0 })}
-          >
-            <option value={0}>{t('prefs.deleteAll')}</option>
-            <option value={1} disabled={!canRestrictDeletes}>
-              {t('prefs.deleteOwn')}
-            </option>
-          </select>
-        )}
-      </Row>
-      {!canRestrictDeletes ? <small className="muted">{t('prefs.paidOnly')}</small> : null}
+      <Select
+        label={t('prefs.deleteControl')}
+        value={String(settings.newBoardDeleteOwnOnly)}
+        onChange={(v) => void set({ newBoardDeleteOwnOnly: v === '1' ? 1 : 0 })}
+        description={canRestrictDeletes ? undefined : t('prefs.paidOnly')}
+      >
+        <SelectItem id="0">{t('prefs.deleteAll')}</SelectItem>
+        <SelectItem id="1" isDisabled={!canRestrictDeletes}>
+          {t('prefs.deleteOwn')}
+        </SelectItem>
+      </Select>
       <h2>{t('prefs.toolsSection')}</h2>
       {color('toolStrokeColor', t('prefs.penColor'))}
       {number('toolStrokeWidth', t('prefs.penWidth'), 1, 100)}

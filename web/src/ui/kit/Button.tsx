@@ -16,7 +16,8 @@ export interface ButtonProps extends Look, ButtonHTMLAttributes<HTMLButtonElemen
   loading?: boolean;
 }
 
-const classes = ({ variant = 'secondary', size = 'md' }: Look, extra?: string) =>
+/** The button's classes, for a router link that must look like a button (ButtonLink takes an href). */
+export const buttonClass = ({ variant = 'secondary', size = 'md' }: Omit<Look, 'icon'> = {}, extra?: string) =>
   ['btn', `btn-${variant}`, `btn-${size}`, extra].filter(Boolean).join(' ');
 
 /** The app's button. `type` defaults to "button" so a button in a form submits only when asked to. */
@@ -34,7 +35,7 @@ export function Button({
   return (
     <button
       type={type}
-      className={classes({ variant, size }, className)}
+      className={buttonClass({ variant, size }, className)}
       disabled={disabled || loading}
       aria-busy={loading || undefined}
       {...rest}
@@ -52,7 +53,7 @@ export interface ButtonLinkProps extends Look, AnchorHTMLAttributes<HTMLAnchorEl
 /** A link that looks like a button (navigation, not an action). */
 export function ButtonLink({ variant, size, icon, className, children, ...rest }: ButtonLinkProps) {
   return (
-    <a className={classes({ variant, size }, className)} {...rest}>
+    <a className={buttonClass({ variant, size }, className)} {...rest}>
       {icon}
       {children}
     </a>

@@ -9,6 +9,7 @@ import { FormError } from '../../ui/FormError';
 import { useCodeText } from '../../ui/useCodeText';
 import { enterSession, useLoginMutation } from './authApi';
 import { AuthCard } from './AuthCard';
+import { Button } from '../../ui/kit/Button';
 
 /** performance mark the perf bench reads: the login form is rendered and usable */
 export const LOGIN_INTERACTIVE_MARK = 'wb:login-interactive';
@@ -60,9 +61,9 @@ export function LoginPage() {
           required
         />
         {message ? <FormError message={message} /> : null}
-        <button type="submit" className="primary" disabled={isLoading}>
+        <Button type="submit" variant="primary" loading={isLoading}>
           {isLoading ? t('auth.loggingIn') : t('auth.login')}
-        </button>
+        </Button>
       </form>
       <p>
         <LocalLink to="/password-recovery/request">{t('auth.forgot')}</LocalLink>

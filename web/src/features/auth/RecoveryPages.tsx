@@ -9,6 +9,7 @@ import { FormError } from '../../ui/FormError';
 import { useCodeText } from '../../ui/useCodeText';
 import { useCompleteRecoveryMutation, useRequestRecoveryMutation } from './authApi';
 import { AuthCard } from './AuthCard';
+import { Button, buttonClass } from '../../ui/kit/Button';
 
 export function RecoveryRequestPage() {
   const { t } = useTranslation();
@@ -40,9 +41,9 @@ export function RecoveryRequestPage() {
           required
         />
         {error ? <FormError message={formErrorText(error, codeText)} /> : null}
-        <button type="submit" className="primary" disabled={isLoading}>
+        <Button type="submit" variant="primary" loading={isLoading}>
           {t('auth.sendLink')}
-        </button>
+        </Button>
       </form>
     </AuthCard>
   );
@@ -108,9 +109,9 @@ export function CreatePasswordPage() {
             required
           />
           {message ? <FormError message={message} /> : null}
-          <button type="submit" className="primary" disabled={isLoading}>
+          <Button type="submit" variant="primary" loading={isLoading}>
             {t('auth.savePassword')}
-          </button>
+          </Button>
         </form>
       )}
     </AuthCard>
@@ -122,7 +123,7 @@ export function PasswordSavedPage() {
   return (
     <AuthCard title={t('title.passwordSaved')}>
       <p>{t('auth.savedText')}</p>
-      <LocalLink className="button primary" to="/login">
+      <LocalLink className={buttonClass({ variant: 'primary' })} to="/login">
         {t('auth.toLogin')}
       </LocalLink>
     </AuthCard>

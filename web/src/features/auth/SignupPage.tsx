@@ -9,6 +9,7 @@ import { FormError } from '../../ui/FormError';
 import { useCodeText } from '../../ui/useCodeText';
 import { enterSession, useSignupMutation } from './authApi';
 import { AuthCard } from './AuthCard';
+import { Button } from '../../ui/kit/Button';
 
 export function SignupPage() {
   const { t } = useTranslation();
@@ -68,9 +69,9 @@ export function SignupPage() {
           required
         />
         {error ? <FormError message={formErrorText(error, codeText)} /> : null}
-        <button type="submit" className="primary" disabled={isLoading}>
+        <Button type="submit" variant="primary" loading={isLoading}>
           {isLoading ? t('auth.signingUp') : t('auth.signup')}
-        </button>
+        </Button>
       </form>
       <p className="muted">
         {t('auth.haveAccount')} <LocalLink to="/login">{t('auth.login')}</LocalLink>

@@ -14,6 +14,8 @@ import {
   type ConsentCategory,
   type ConsentChoice,
 } from './consent';
+import { Button } from '../../ui/kit/Button';
+import { Checkbox } from '../../ui/kit/Checkbox';
 
 const OPTIONAL: ConsentCategory[] = ['preferences', 'analytics', 'marketing'];
 
@@ -78,39 +80,29 @@ export function CookieConsent() {
       {showOptions ? (
         <fieldset className="consent-options">
           <legend className="sr-only">{t('consent.options')}</legend>
-          <label>
-            <input type="checkbox" checked disabled /> {t('consent.necessary')}
-          </label>
+          <Checkbox checked disabled label={t('consent.necessary')} />
           {OPTIONAL.map((c) => (
-            <label key={c}>
-              <input
-                type="checkbox"
-                checked={!tracked(c) && selected[c] === true}
-                disabled={tracked(c)}
-                onChange={(e) => setSelected({ ...selected, [c]: e.target.checked })}
-              />{' '}
-              {t(`consent.${c}`)}
-            </label>
+            <Checkbox
+              key={c}
+              label={t(`consent.${c}`)}
+              checked={!tracked(c) && selected[c] === true}
+              disabled={tracked(c)}
+              onChange={(on) => setSelected({ ...selected, [c]: on })}
+            />
           ))}
           {signals.doNotTrack ? <p className="muted">{t('consent.dnt')}</p> : null}
         </fieldset>
       ) : null}
       <div className="consent-actions">
         {!showOptions ? (
-          <button type="button" onClick={() => setShowOptions(true)}>
-            {t('consent.options')}
-          </button>
+          <Button onClick={() => setShowOptions(true)}>{t('consent.options')}</Button>
         ) : (
-          <button type="button" onClick={() => decide(acceptSome(selected))}>
-            {t('consent.acceptSome')}
-          </button>
+          <Button onClick={() => decide(acceptSome(selected))}>{t('consent.acceptSome')}</Button>
         )}
-        <button type="button" onClick={() => decide(rejectAll())}>
-          {t('consent.rejectAll')}
-        </button>
-        <button type="button" className="primary" onClick={() => decide(acceptAll())}>
+        <Button onClick={() => decide(rejectAll())}>{t('consent.rejectAll')}</Button>
+        <Button variant="primary" onClick={() => decide(acceptAll())}>
           {t('consent.acceptAll')}
-        </button>
+        </Button>
       </div>
     </section>
   );

@@ -8,6 +8,7 @@ import { ICON_PROPS } from '../../ui/icons';
 import { Tooltip } from '../../ui/Tooltip';
 import { NAME_TOOLTIP_LENGTH, formatBytes, thumbnailUrl } from './filesLogic';
 import type { UploadEntry } from './useUploads';
+import { IconButton } from '../../ui/kit/Button';
 
 /** The language's byte unit symbols (files.byteUnits: "B KB MB …"). */
 export function useFormatBytes(): (bytes: number) => string {
@@ -166,14 +167,12 @@ export function UploadCard({ entry, onCancel }: { entry: UploadEntry; onCancel: 
         ) : null}
       </span>
       {busy ? (
-        <button
-          type="button"
-          className="files-icon-button"
+        <IconButton
+          size="sm"
           onClick={() => onCancel(entry.key)}
-          aria-label={t('files.upload.cancel', { name: entry.name })}
-        >
-          <X {...ICON_PROPS} size={16} />
-        </button>
+          label={t('files.upload.cancel', { name: entry.name })}
+          icon={<X {...ICON_PROPS} size={16} />}
+        />
       ) : null}
     </li>
   );

@@ -15,6 +15,7 @@ import { useFormatBytes } from './FileCards';
 import { originalUrl, useGetDocQuery } from './filesApi';
 import { ZOOM_STEPS, fullUrl, pageCount, zoomStep } from './filesLogic';
 import './files.css';
+import { Button, ButtonLink, IconButton, buttonClass } from '../../ui/kit/Button';
 
 const POLL_WHILE_PROCESSING_MS = 1000;
 
@@ -41,9 +42,7 @@ export function FileViewerPage({ match }: PageProps) {
       <section className="page">
         <h1>{t('title.files')}</h1>
         <EmptyState title={t('files.loadFailed')}>
-          <button type="button" onClick={() => void docQuery.refetch()}>
-            {t('files.retry')}
-          </button>
+          <Button onClick={() => void docQuery.refetch()}>{t('files.retry')}</Button>
         </EmptyState>
       </section>
     );
@@ -129,72 +128,57 @@ function Viewer({ doc }: { doc: DocumentDto }) {
   return (
     <section className="page wide file-viewer" aria-labelledby="file-viewer-title">
       <div className="viewer-head">
-        <LocalLink to={doc.isImage ? '/images' : '/documents'} className="button">
+        <LocalLink to={doc.isImage ? '/images' : '/documents'} className={buttonClass()}>
           <ArrowLeft {...ICON_PROPS} size={16} /> {t('files.viewer.back')}
         </LocalLink>
         <h1 id="file-viewer-title" title={doc.name}>
           {doc.name}
         </h1>
         <span className="viewer-size">{formatSize(doc.size)}</span>
-        <a className="button" href={originalUrl(doc.id)} download={doc.name}>
-          <Download {...ICON_PROPS} size={16} /> {t('files.viewer.download')}
-        </a>
+        <ButtonLink href={originalUrl(doc.id)} download={doc.name} icon={<Download {...ICON_PROPS} size={16} />}>
+          {t('files.viewer.download')}
+        </ButtonLink>
       </div>
       <div className="viewer-toolbar" role="toolbar" aria-label={t('files.viewer.toolbar')}>
         {count > 1 ? (
           <span className="viewer-pages">
-            <button
-              type="button"
-              className="files-icon-button"
+            <IconButton
               onClick={() => go(page - 1)}
               disabled={page === 0}
-              aria-label={t('files.viewer.previous')}
-            >
-              <ChevronLeft {...ICON_PROPS} size={18} />
-            </button>
+              label={t('files.viewer.previous')}
+              icon={<ChevronLeft {...ICON_PROPS} size={18} />}
+            />
             <span aria-live="polite" data-testid="viewer-page">
               {t('files.viewer.pageOf', { page: page + 1, count })}
             </span>
-            <button
-              type="button"
-              className="files-icon-button"
+            <IconButton
               onClick={() => go(page + 1)}
               disabled={page >= count - 1}
-              aria-label={t('files.viewer.next')}
-            >
-              <ChevronRight {...ICON_PROPS} size={18} />
-            </button>
+              label={t('files.viewer.next')}
+              icon={<ChevronRight {...ICON_PROPS} size={18} />}
+            />
           </span>
         ) : null}
         <span className="viewer-zoom">
-          <button
-            type="button"
-            className="files-icon-button"
+          <IconButton
             onClick={() => setZoom((z) => zoomStep(z, -1))}
             disabled={zoom <= ZOOM_STEPS[0]}
-            aria-label={t('files.viewer.zoomOut')}
-          >
-            <ZoomOut {...ICON_PROPS} size={18} />
-          </button>
+            label={t('files.viewer.zoomOut')}
+            icon={<ZoomOut {...ICON_PROPS} size={18} />}
+          />
           <output aria-live="polite">{percent.format(zoom)}</output>
-          <button
-            type="button"
-            className="files-icon-button"
+          <IconButton
             onClick={() => setZoom((z) => zoomStep(z, 1))}
             disabled={zoom >= ZOOM_STEPS[ZOOM_STEPS.length - 1]!}
-            aria-label={t('files.viewer.zoomIn')}
-          >
-            <ZoomIn {...ICON_PROPS} size={18} />
-          </button>
-          <button
-            type="button"
-            className="files-icon-button"
+            label={t('files.viewer.zoomIn')}
+            icon={<ZoomIn {...ICON_PROPS} size={18} />}
+          />
+          <IconButton
             onClick={() => setZoom(1)}
             disabled={zoom === 1}
-            aria-label={t('files.viewer.fit')}
-          >
-            <Maximize2 {...ICON_PROPS} size={18} />
-          </button>
+            label={t('files.viewer.fit')}
+            icon={<Maximize2 {...ICON_PROPS} size={18} />}
+          />
         </span>
       </div>
       <div className="viewer-stage" role="region" tabIndex={0} aria-label={t('files.viewer.stage')}>

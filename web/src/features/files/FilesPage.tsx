@@ -38,6 +38,7 @@ import {
 } from './filesLogic';
 import { useUploads } from './useUploads';
 import './files.css';
+import { Button } from '../../ui/kit/Button';
 
 /** What the file picker offers: every accepted document type by extension, and any image. */
 export const ACCEPT = ['image/*', ...DOCUMENT_FORMATS.map((f) => `.${f}`)].join(',');
@@ -164,9 +165,7 @@ export function FilesPage({ url }: PageProps) {
   else if (docsQuery.isError || !docsQuery.data)
     body = (
       <EmptyState title={t('files.loadFailed')}>
-        <button type="button" onClick={() => void docsQuery.refetch()}>
-          {t('files.retry')}
-        </button>
+        <Button onClick={() => void docsQuery.refetch()}>{t('files.retry')}</Button>
       </EmptyState>
     );
   else if (shown.length === 0)
@@ -208,9 +207,9 @@ export function FilesPage({ url }: PageProps) {
         </ul>
       </nav>
       <div className="files-toolbar">
-        <button type="button" className="primary" onClick={chooseFiles}>
-          <Upload {...ICON_PROPS} size={16} /> {t('files.upload.button')}
-        </button>
+        <Button variant="primary" icon={<Upload {...ICON_PROPS} size={16} />} onClick={chooseFiles}>
+          {t('files.upload.button')}
+        </Button>
         <input
           ref={input}
           type="file"
@@ -240,9 +239,8 @@ export function FilesPage({ url }: PageProps) {
               const active = sort.field === field;
               const Arrow = (active ? sort.dir : nextSort(sort, field).dir) === 'asc' ? ArrowUp : ArrowDown;
               return (
-                <button
+                <Button
                   key={field}
-                  type="button"
                   aria-pressed={active}
                   data-sort={field}
                   aria-label={t('files.sort.by', {
@@ -253,7 +251,7 @@ export function FilesPage({ url }: PageProps) {
                 >
                   {t(`files.sort.${field}`)}
                   {active ? <Arrow {...ICON_PROPS} size={14} /> : null}
-                </button>
+                </Button>
               );
             })}
           </div>
@@ -275,14 +273,17 @@ export function FilesPage({ url }: PageProps) {
         <span aria-live="polite">
           {selectedIds.length > 0 ? t('files.selection.count', { count: selectedIds.length }) : null}
         </span>
-        <button
-          type="button"
-          className="danger"
-          disabled={selectedIds.length === 0 || deleting.isLoading}
+        <Button
+          variant="danger"
+          size="sm"
+          className="files-delete"
+          icon={<Trash2 {...ICON_PROPS} size={16} />}
+          loading={deleting.isLoading}
+          disabled={selectedIds.length === 0}
           onClick={() => setConfirm(selectedIds)}
         >
-          <Trash2 {...ICON_PROPS} size={16} /> {t('files.delete')}
-        </button>
+          {t('files.delete')}
+        </Button>
       </div>
       {uploads.entries.length > 0 ? (
         <ul className="upload-list" aria-label={t('files.upload.list')} aria-live="polite">

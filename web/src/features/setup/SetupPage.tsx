@@ -14,6 +14,7 @@ import { reportError } from '../../ui/reportError';
 import { useCodeText } from '../../ui/useCodeText';
 import { useUpdateSettingsMutation } from '../session/sessionApi';
 import { useSession } from '../session/useSession';
+import { Button } from '../../ui/kit/Button';
 
 const STEPS = ['role', 'plan', 'trial', 'done'] as const;
 type Step = (typeof STEPS)[number];
@@ -72,9 +73,9 @@ export function SetupPage() {
               ))}
             </div>
           </fieldset>
-          <button type="submit" className="primary" disabled={!role || isLoading}>
+          <Button type="submit" variant="primary" loading={isLoading} disabled={!role}>
             {t('app.continue')}
-          </button>
+          </Button>
         </form>
       ) : step === 'plan' ? (
         <PlanStep onBack={() => go('role')} onStarter={() => go('done')} onTrial={() => go('trial')} />
@@ -84,9 +85,9 @@ export function SetupPage() {
         <div>
           <h1 id="setup-title">{t('setup.doneTitle')}</h1>
           <p>{t('setup.doneText')}</p>
-          <button type="button" className="primary" onClick={() => void finish()} disabled={isLoading}>
+          <Button variant="primary" onClick={() => void finish()} loading={isLoading}>
             {t('setup.start')}
-          </button>
+          </Button>
         </div>
       )}
     </section>

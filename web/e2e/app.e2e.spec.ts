@@ -63,10 +63,11 @@ maybe('web app end to end', () => {
       .waitFor();
     await page.screenshot({ path: join(SHOTS, 'dashboard-light.png') });
     await page.reload();
-    await page.getByRole('button', { name: 'Account menu' }).waitFor();
+    // the menu loads lazily: until then a stand-in button without a popup
+    await page.locator('.user-menu button[aria-haspopup]').waitFor();
     expect(page.url()).toMatch(/\/dashboard$/);
     await page.getByRole('button', { name: 'Account menu' }).click();
-    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.getByRole('menuitem', { name: 'Sign out' }).click();
     await page.waitForURL(`${base}/`);
     await page.getByRole('link', { name: 'Log in' }).first().waitFor();
     await page.context().close();

@@ -287,17 +287,19 @@ maybe('phones, tablets and accessibility', () => {
       // the account menu opens inside the viewport
       await page.setViewportSize(SIZES[0]!);
       await page.goto(`${base}/dashboard/boards/all`);
+      // (the menu loads lazily: until then a stand-in button without a popup)
+      await page.locator('.user-menu button[aria-haspopup]').waitFor();
       await page.getByRole('button', { name: /Account menu$/ }).click();
-      await page.locator('.user-menu .menu').getByRole('link', { name: 'Profile' }).waitFor();
+      await page.locator('.account-menu').getByRole('menuitem', { name: 'Profile' }).waitFor();
       await page.screenshot({ path: join(SHOTS, 'account-menu-phone.png') });
       problems.push(
         ...(await atEachSize(page, async () => [
-          await outside(page, '.user-menu .menu', 'account menu'),
+          await outside(page, '.account-menu', 'account menu'),
           await overflow(page),
         ])),
       );
       await page.keyboard.press('Escape');
-      await page.locator('.user-menu .menu').waitFor({ state: 'detached' });
+      await page.locator('.account-menu').waitFor({ state: 'detached' });
       // a dialog fits
       await page.getByRole('button', { name: `Share: ${LONG_TITLE}`, exact: true }).click();
       await page.getByRole('dialog').getByLabel('Board link').waitFor();
@@ -382,8 +384,9 @@ maybe('phones, tablets and accessibility', () => {
           found.push(...(await both(page, path)));
         }
         // the account button is named by its visible text (label in name); its menu open
+        await page.locator('.user-menu button[aria-haspopup]').waitFor();
         await page.getByRole('button', { name: `${TEACHER} Account menu`, exact: true }).click();
-        await page.locator('.user-menu .menu').waitFor();
+        await page.locator('.account-menu').waitFor();
         found.push(...(await both(page, 'account menu')));
         await page.goto(`${base}/boards/${boardId}`);
         await page.locator('main.board-view[data-status="live"]').waitFor();

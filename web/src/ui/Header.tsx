@@ -1,14 +1,13 @@
-import { useCallback, useEffect, useId, useRef, useState } from 'react';
+import { lazy, Suspense, useCallback, useEffect, useId, useRef, useState } from 'react';
 import { useLocation } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
-import { avatarColor } from '@wb/proto';
 import { LocalLink, LocalNavLink } from '../app/prefix';
 import { useSession } from '../features/session/useSession';
-import { useLogoutMutation } from '../features/auth/authApi';
 import { Icon } from './icons';
 import { LanguageSwitcher } from './LanguageSwitcher';
 import { ThemeToggle } from './ThemeToggle';
-import { useShowUpgradeButton, useTeam } from '../features/billing/useBilling';
+import { useShowUpgradeButton } from '../features/billing/useBilling';
+import { AccountButton } from './AccountButton';
 
 /** Spec §9: the burger menu closes above this width. */
 export const BURGER_BREAKPOINT_PX = 768;
@@ -54,64 +53,8 @@ function useDismiss(open: boolean, ref: React.RefObject<HTMLElement | null>, clo
   }, [open, ref, close]);
 }
 
-/**
- * The account button and its menu (a disclosure: a list of links). Its accessible name is its
- * visible text (the user's name) followed by "Account menu" (WCAG 2.5.3 label in name); on
- * narrow screens only the avatar shows and the name is "Account menu".
- */
-function UserMenu({ name, userId }: { name: string; userId: number }) {
-  const { t } = useTranslation();
-  const [open, setOpen] = useState(false);
-  const [logout] = useLogoutMutation();
-  const id = useId();
-  const ref = useRef<HTMLDivElement>(null);
-  const location = useLocation();
-  const close = useCallback(() => setOpen(false), []);
-  useEffect(close, [location.key, close]);
-  useDismiss(open, ref, close);
-  const team = useTeam();
-  const signOut = async () => {
-    await logout();
-    window.location.assign('/');
-  };
-  return (
-    <div className="user-menu" ref={ref}>
-      <button type="button" aria-expanded={open} aria-controls={id} onClick={() => setOpen(!open)}>
-        <span className="avatar" aria-hidden="true" style={{ background: avatarColor(userId), color: '#fff' }}>
-          {name.slice(0, 1).toUpperCase()}
-        </span>
-        <span className="user-name">{name}</span> <span className="sr-only">{t('nav.userMenu')}</span>
-      </button>
-      {open ? (
-        <ul id={id} className="menu">
-          <li className="menu-user" aria-hidden="true">
-            {name}
-          </li>
-          <li>
-            <LocalLink to="/settings/profile">{t('nav.profile')}</LocalLink>
-          </li>
-          <li>
-            <LocalLink to="/settings/preferences">{t('nav.preferences')}</LocalLink>
-          </li>
-          {!team ? (
-            <li>
-              <LocalLink to="/settings/subscription/upgrade">{t('nav.upgradePlan')}</LocalLink>
-            </li>
-          ) : team.isOwner ? (
-            <li>
-              <LocalLink to="/settings/subscription">{t('nav.subscription')}</LocalLink>
-            </li>
-          ) : null}
-          <li>
-            <button type="button" onClick={() => void signOut()}>
-              {t('nav.signOut')}
-            </button>
-          </li>
-        </ul>
-      ) : null}
-    </div>
-  );
-}
+// react-aria comes with the menu: never in the logged-out pages' JS
+const AccountMenu = lazy(() => import('./AccountMenu'));
 
 /**
  * Above 768 px: brand, main menu, tools (upgrade, theme, language), account. At 768 px and less
@@ -182,7 +125,12 @@ export function Header() {
       </div>
       <div className="header-account">
         {user ? (
-          <UserMenu name={user.name} userId={user.id} />
+          <div className="user-menu">
+            {/* until the menu loads, the same button (it opens nothing yet) */}
+            <Suspense fallback={<AccountButton name={user.name} userId={user.id} aria-expanded={false} />}>
+              <AccountMenu name={user.name} userId={user.id} />
+            </Suspense>
+          </div>
         ) : (
           <>
             <LocalLink to="/login">{t('nav.login')}</LocalLink>

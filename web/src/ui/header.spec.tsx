@@ -42,27 +42,35 @@ afterEach(() => {
   delete (globalThis as { fetch?: unknown }).fetch;
 });
 
+/** the account button once its menu (loaded lazily) is there: the stand-in has no popup */
+async function accountButton(name: string | RegExp) {
+  await waitFor(() => expect(screen.getByRole('button', { name }).getAttribute('aria-haspopup')).toBe('true'));
+  return screen.getByRole('button', { name });
+}
+
 test('the account button is named by its visible text (label in name) and opens its menu', async () => {
   stubApi({ id: 7, name: 'Ada Lovelace' });
   renderHeader();
-  const button = await screen.findByRole('button', { name: 'Ada Lovelace Account menu' });
+  const button = await accountButton('Ada Lovelace Account menu');
   expect(button.hasAttribute('aria-label')).toBe(false);
   expect(button.textContent).toContain('Ada Lovelace');
   expect(button.getAttribute('aria-expanded')).toBe('false');
+  act(() => button.focus());
   fireEvent.click(button);
   expect(button.getAttribute('aria-expanded')).toBe('true');
-  expect(screen.getByRole('link', { name: 'Profile' })).toBeTruthy();
-  act(() => {
-    document.dispatchEvent(new KeyboardEvent('keydown', { key: 'Escape' }));
-  });
-  expect(screen.queryByRole('link', { name: 'Profile' })).toBeNull();
+  expect(screen.getByRole('menu', { name: /Account menu/ })).toBeTruthy();
+  expect(screen.getByRole('menuitem', { name: 'Profile' }).getAttribute('href')).toBe('/settings/profile');
+  await waitFor(() => expect(screen.getByRole('menu').contains(document.activeElement)).toBe(true));
+  fireEvent.keyDown(document.activeElement!, { key: 'Escape' });
+  expect(screen.queryByRole('menuitem', { name: 'Profile' })).toBeNull();
   expect(button.getAttribute('aria-expanded')).toBe('false');
+  await waitFor(() => expect(document.activeElement).toBe(button));
 });
 
 test('the burger opens and closes the panel with the menu and the tools', async () => {
   stubApi({ id: 7, name: 'Ada Lovelace' });
   renderHeader();
-  await screen.findByRole('button', { name: /Account menu/ });
+  await accountButton(/Account menu/);
   const burger = screen.getByRole('button', { name: 'Menu' });
   const panel = document.getElementById(burger.getAttribute('aria-controls')!)!;
   expect(panel.contains(screen.getByRole('navigation', { name: 'Main menu' }))).toBe(true);
@@ -91,8 +99,8 @@ test('logged out: "Log in" stays in the bar, "Sign up" is in the bar and in the 
 test("the avatar's colour is the person's (proto avatarColor of their id), the same as on a board", async () => {
   stubApi({ id: 7, name: 'Ada Lovelace' });
   renderHeader();
-  const button = await screen.findByRole('button', { name: 'Ada Lovelace Account menu' });
-  const avatar = button.querySelector<HTMLElement>('.avatar')!;
+  const button = await accountButton('Ada Lovelace Account menu');
+  const avatar = button.querySelector<HTMLElement>('.kit-avatar')!;
   const rgb = (hex: string) => `rgb(${[1, 3, 5].map((i) => parseInt(hex.slice(i, i + 2), 16)).join(', ')})`;
   expect(avatar.style.background).toBe(rgb(avatarColor(7)));
 });

@@ -211,8 +211,9 @@ maybe('billing end to end', () => {
         document.documentElement.dataset.theme = v;
         document.documentElement.style.colorScheme = v;
       }, t);
-    // the toasts of the steps before would cover the page
-    for (const dismiss of await page.getByRole('button', { name: 'Dismiss' }).all()) await dismiss.click();
+    // the toasts of the steps before would cover the page (an open kit dialog has a hidden "Dismiss" button of its own)
+    for (const dismiss of await page.locator('.toasts').getByRole('button', { name: 'Dismiss' }).all())
+      await dismiss.click();
     await page.setViewportSize({ width: 1440, height: 900 });
     await page.screenshot({ path: join(SHOTS, `${name}-1440.png`) });
     await page.setViewportSize({ width: 390, height: 844 });

@@ -9,7 +9,8 @@ import { join, resolve } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 
 const ROOT = resolve(__dirname, '../..');
-export const DIST = join(ROOT, 'web', 'dist');
+/** WEB_DIST_DIR picks another build (a helper's own folder, so a rebuild never breaks a running e2e) */
+export const DIST = process.env.WEB_DIST_DIR ?? join(ROOT, 'web', 'dist');
 export const SHOTS = join(ROOT, 'artifacts', 'e2e');
 const CHROMIUM = '/usr/bin/chromium';
 const ARGS = [

@@ -4,7 +4,7 @@
  * editing tools stay visible but disabled so people see what an editor could do. Collapsible
  * (settings.boardCollapsibleToolbar), and the page starts it collapsed on phones.
  */
-import { useEffect, useRef, useState, type ReactNode } from 'react';
+import { useEffect, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import {
   Angle,
@@ -41,10 +41,11 @@ import {
 import { GEOMETRIC_SHAPES } from '@wb/proto';
 import { ICON_PROPS } from '../../../ui/icons';
 import { Tooltip } from '../../../ui/Tooltip';
+import { Popover } from '../../../ui/kit/Popover';
 import type { ActionId } from '../canvas/actions';
 import type { EditorApi } from '../canvas/editorApi';
 import { TOOL_IDS, type ToolId } from '../canvas/tools/types';
-import { isMacPlatform, shortcutOf, useEditorState, useFormatKeys } from './editorHooks';
+import { isMacPlatform, isPhone, shortcutOf, useEditorState, useFormatKeys } from './editorHooks';
 
 export const TOOL_ICONS: Record<ToolId, LucideIcon> = {
   select: MousePointer2,
@@ -246,7 +247,10 @@ function ToolButton({
   );
 }
 
-/** The geometric shapes behind one button: a click picks the last shape and opens the choice. */
+/**
+ * The geometric shapes behind one button: a click picks the last shape and opens the choice, a kit
+ * Popover beside the tool bar (above it on phones, where the bar runs along the bottom).
+ */
 function ShapeFlyout({
   current,
   last,
@@ -261,76 +265,65 @@ function ShapeFlyout({
   const { t } = useTranslation('board');
   const label = useToolLabel();
   const [open, setOpen] = useState(false);
-  const root = useRef<HTMLDivElement>(null);
-  useEffect(() => {
-    if (!open) return;
-    const away = (e: PointerEvent) => {
-      if (!root.current?.contains(e.target as Node)) setOpen(false);
-    };
-    document.addEventListener('pointerdown', away);
-    return () => document.removeEventListener('pointerdown', away);
-  }, [open]);
   const { name, keys } = label(last);
   const Icon = TOOL_ICONS[last];
   const active = isShape(current);
   return (
-    <div
-      className="tool-flyout"
-      ref={root}
-      onKeyDown={(e) => {
-        if (e.key === 'Escape' && open) {
-          e.stopPropagation();
-          setOpen(false);
-          root.current?.querySelector<HTMLElement>('button')?.focus();
-        }
-      }}
-    >
+    <div className="tool-flyout">
       {/* no tip while the flyout is open: it would cover the first shape */}
       <Tip text={`${t('toolbar.shapes')}: ${name}`} keys={keys} hidden={open}>
-        <button
-          type="button"
-          className={active ? 'tool active' : 'tool'}
-          data-tool={last}
-          aria-label={`${t('toolbar.shapes')}: ${name}`}
-          aria-pressed={active}
-          aria-haspopup="true"
-          aria-expanded={open}
-          disabled={disabled}
-          onClick={() => {
-            onPick(last);
-            setOpen(!open);
+        <Popover
+          label={t('toolbar.shapes')}
+          className="flyout-menu"
+          placement={isPhone() ? 'top start' : 'right top'}
+          isOpen={open}
+          onOpenChange={(next) => {
+            if (next) onPick(last);
+            setOpen(next);
           }}
+          trigger={
+            <button
+              type="button"
+              className={active ? 'tool active' : 'tool'}
+              data-tool={last}
+              aria-label={`${t('toolbar.shapes')}: ${name}`}
+              aria-pressed={active}
+              aria-haspopup="dialog"
+              disabled={disabled}
+            >
+              <Icon {...ICON_PROPS} size={20} />
+              <ChevronDown {...ICON_PROPS} className="icon-svg flyout-mark" size={10} />
+            </button>
+          }
         >
-          <Icon {...ICON_PROPS} size={20} />
-          <ChevronDown {...ICON_PROPS} className="icon-svg flyout-mark" size={10} />
-        </button>
+          {(close) => (
+            <div className="flyout-shapes" role="group" aria-label={t('toolbar.shapes')}>
+              {SHAPES.map((id) => {
+                const l = label(id);
+                const ShapeIcon = TOOL_ICONS[id];
+                return (
+                  <Tip key={id} text={l.name} keys={l.keys}>
+                    <button
+                      type="button"
+                      className={current === id ? 'tool active' : 'tool'}
+                      data-tool={id}
+                      aria-label={l.name}
+                      aria-pressed={current === id}
+                      aria-keyshortcuts={l.raw}
+                      onClick={() => {
+                        onPick(id);
+                        close();
+                      }}
+                    >
+                      <ShapeIcon {...ICON_PROPS} size={20} />
+                    </button>
+                  </Tip>
+                );
+              })}
+            </div>
+          )}
+        </Popover>
       </Tip>
-      {open ? (
-        <div className="flyout-menu" role="group" aria-label={t('toolbar.shapes')}>
-          {SHAPES.map((id) => {
-            const l = label(id);
-            const ShapeIcon = TOOL_ICONS[id];
-            return (
-              <Tip key={id} text={l.name} keys={l.keys}>
-                <button
-                  type="button"
-                  className={current === id ? 'tool active' : 'tool'}
-                  data-tool={id}
-                  aria-label={l.name}
-                  aria-pressed={current === id}
-                  aria-keyshortcuts={l.raw}
-                  onClick={() => {
-                    onPick(id);
-                    setOpen(false);
-                  }}
-                >
-                  <ShapeIcon {...ICON_PROPS} size={20} />
-                </button>
-              </Tip>
-            );
-          })}
-        </div>
-      ) : null}
     </div>
   );
 }

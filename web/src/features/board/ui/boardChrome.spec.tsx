@@ -113,8 +113,25 @@ describe('Toolbar', () => {
     // the flyout shows the last shape used
     expect(container.querySelector('[data-tool="star"]')).not.toBeNull();
     fireEvent.click(container.querySelector('[data-tool="star"]')!);
-    const ids = new Set([...container.querySelectorAll('[data-tool]')].map((b) => b.getAttribute('data-tool')));
+    // (the flyout is a kit popover in <body>)
+    const ids = new Set([...document.querySelectorAll('[data-tool]')].map((b) => b.getAttribute('data-tool')));
     expect([...TOOL_IDS].filter((id) => !ids.has(id))).toEqual([]);
+  });
+
+  test('the shapes flyout: focus moves into it, Escape closes it and focus returns to its button', async () => {
+    const editor = fakeEditor();
+    const { container } = render(wrap(<ToolbarHarness editor={editor} />));
+    const button = container.querySelector<HTMLButtonElement>('.tool-flyout button[aria-haspopup]')!;
+    act(() => button.focus());
+    fireEvent.click(button);
+    const shapes = screen.getByRole('group', { name: 'Shapes' });
+    await waitFor(() =>
+      expect(screen.getByRole('dialog', { name: 'Shapes' }).contains(document.activeElement)).toBe(true),
+    );
+    expect(shapes.querySelector('[data-tool="rectangle"]')!.getAttribute('aria-pressed')).toBe('true');
+    fireEvent.keyDown(document.activeElement!, { key: 'Escape' });
+    expect(screen.queryByRole('group', { name: 'Shapes' })).toBeNull();
+    await waitFor(() => expect(document.activeElement).toBe(button));
   });
 
   test('the tooltip shows the name and the shortcut after 500 ms', () => {

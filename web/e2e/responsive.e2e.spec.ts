@@ -329,9 +329,9 @@ maybe('phones, tablets and accessibility', () => {
       // a tablet's background chip opens its options inside the viewport
       await page.setViewportSize(SIZES[2]!);
       await page.locator('[data-action="background"]').click();
-      await page.locator('.bg-picker .bg-options').waitFor();
+      await page.locator('.bg-popover .bg-options').waitFor();
       await page.screenshot({ path: join(SHOTS, 'board-background-tablet.png') });
-      problems.push(await outside(page, '.bg-picker .board-popover', 'background options'));
+      problems.push(await outside(page, '.bg-popover', 'background options'));
       await page.keyboard.press('Escape');
       // a phone's board menu holds what the top bar has no room for: share, files, the background
       await page.setViewportSize(SIZES[1]!);

@@ -3,7 +3,7 @@
  * (owner), the people on the board and the save state. Rename and background go through the same
  * boards PUT the dashboard uses; the share dialog is the dashboard's.
  */
-import { useEffect, useId, useRef, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { createPortal } from 'react-dom';
 import { useTranslation } from 'react-i18next';
 import { ArrowLeft, Check, Download, Ellipsis, FolderOpen, Image, Share2, Users } from 'lucide-react';
@@ -18,6 +18,7 @@ import { LocalLink } from '../../../app/prefix';
 import { useAppDispatch } from '../../../app/store';
 import { useNamespace } from '../../../i18n/useNamespace';
 import { ICON_PROPS } from '../../../ui/icons';
+import { Popover } from '../../../ui/kit/Popover';
 import { ChatButton } from '../chat/ChatButton';
 import { reportError } from '../../../ui/reportError';
 import { notify } from '../../../ui/toastsSlice';
@@ -155,7 +156,9 @@ export function TitleEditor({
   // Enter saves and then the input's blur fires too: save once
   const done = useRef(false);
   useEffect(() => {
-    if (editing) input.current?.select();
+    // the input replaces the button just pressed: the focus moves on to it
+    input.current?.focus();
+    input.current?.select();
   }, [editing]);
 
   const finish = async (save: boolean) => {
@@ -202,7 +205,6 @@ export function TitleEditor({
       aria-label={t('header.titleLabel')}
       value={value}
       maxLength={BOARD_TITLE_MAX_LENGTH}
-      autoFocus
       onChange={(e) => setValue(e.target.value)}
       onKeyDown={(e) => {
         // the editor's shortcuts must not see typing
@@ -284,57 +286,36 @@ function BackgroundOptions({ value, onPick }: { value: BoardBackground; onPick: 
 /** The background chip and its popover of options (wide screens; phones pick in the board menu). */
 function BackgroundPicker({ value, onPick }: { value: BoardBackground; onPick: (bg: BoardBackground) => void }) {
   const { t } = useTranslation('board');
-  const { open, setOpen, id, root, onKeyDown } = usePopover();
   return (
-    <div className="bg-picker wide-only" ref={root} onKeyDown={onKeyDown}>
-      <button
-        type="button"
-        className="board-chip"
-        data-action="background"
-        title={t('header.background')}
-        aria-haspopup="true"
-        aria-expanded={open}
-        aria-controls={id}
-        onClick={() => setOpen(!open)}
+    <div className="bg-picker wide-only">
+      <Popover
+        label={t('header.background')}
+        className="bg-popover"
+        trigger={
+          <button
+            type="button"
+            className="board-chip"
+            data-action="background"
+            title={t('header.background')}
+            aria-haspopup="dialog"
+          >
+            <Image {...ICON_PROPS} size={16} />
+            <span className="chip-text">{t('header.background')}</span>
+          </button>
+        }
       >
-        <Image {...ICON_PROPS} size={16} />
-        <span className="chip-text">{t('header.background')}</span>
-      </button>
-      {open ? (
-        <div id={id} className="board-popover">
+        {(close) => (
           <BackgroundOptions
             value={value}
             onPick={(bg) => {
-              setOpen(false);
+              close();
               onPick(bg);
             }}
           />
-        </div>
-      ) : null}
+        )}
+      </Popover>
     </div>
   );
-}
-
-/** A button's popover: open state, closed by a pointer elsewhere or Escape. */
-function usePopover() {
-  const [open, setOpen] = useState(false);
-  const id = useId();
-  const root = useRef<HTMLDivElement>(null);
-  useEffect(() => {
-    if (!open) return;
-    const away = (e: PointerEvent) => {
-      if (!root.current?.contains(e.target as Node)) setOpen(false);
-    };
-    document.addEventListener('pointerdown', away);
-    return () => document.removeEventListener('pointerdown', away);
-  }, [open]);
-  const onKeyDown = (e: React.KeyboardEvent) => {
-    if (e.key === 'Escape' && open) {
-      e.stopPropagation();
-      setOpen(false);
-    }
-  };
-  return { open, setOpen, id, root, onKeyDown };
 }
 
 /** What the top bar holds on wide screens and a phone's board menu holds instead (board.css). */
@@ -344,64 +325,77 @@ interface PhoneMenuItems {
   files?: BoardHeaderProps['files'];
 }
 
-/** The board menu (everyone, viewers too): export; on phones also share, files and the background. */
+/**
+ * The board menu (everyone, viewers too): export; on phones also share, files and the background.
+ * A kit Popover rather than a Menu: the backgrounds are a grid of previews.
+ */
 function BoardMenu({ onExport, phone }: { onExport: () => void; phone: PhoneMenuItems }) {
   const { t } = useTranslation('board');
-  const { open, setOpen, id, root, onKeyDown } = usePopover();
   const background = phone.background;
-  const item = (action: string, icon: React.ReactNode, label: string, run: () => void, phoneOnly = false) => (
-    <button
-      type="button"
-      className={phoneOnly ? 'menu-item phone-only' : 'menu-item'}
-      data-action={action}
-      onClick={() => {
-        setOpen(false);
-        run();
-      }}
-    >
-      {icon}
-      <span>{label}</span>
-    </button>
-  );
   return (
-    <div className="board-menu" ref={root} onKeyDown={onKeyDown}>
-      <button
-        type="button"
-        className="board-chip"
-        data-action="board-menu"
-        aria-label={t('header.menu')}
-        title={t('header.menu')}
-        aria-haspopup="true"
-        aria-expanded={open}
-        aria-controls={id}
-        onClick={() => setOpen(!open)}
-      >
-        <Ellipsis {...ICON_PROPS} size={16} />
-      </button>
-      {open ? (
-        <div id={id} className="board-popover board-menu-items" role="group" aria-label={t('header.menu')}>
-          {phone.onShare
-            ? item('menu-share', <Share2 {...ICON_PROPS} size={16} />, t('header.share'), phone.onShare, true)
-            : null}
-          {phone.files
-            ? item('menu-files', <FolderOpen {...ICON_PROPS} size={16} />, t('drawer.open'), phone.files.onToggle, true)
-            : null}
-          {item('export', <Download {...ICON_PROPS} size={16} />, t('header.export'), onExport)}
-          {background ? (
-            <div className="phone-only menu-backgrounds">
-              <span className="menu-heading">{t('header.background')}</span>
-              <BackgroundOptions
-                value={background.value}
-                onPick={(bg) => {
-                  setOpen(false);
-                  background.onPick(bg);
-                }}
-              />
-            </div>
-          ) : null}
-        </div>
-      ) : null}
-    </div>
+    <Popover
+      label={t('header.menu')}
+      placement="bottom end"
+      className="board-menu-items"
+      trigger={
+        <button
+          type="button"
+          className="board-chip"
+          data-action="board-menu"
+          aria-label={t('header.menu')}
+          title={t('header.menu')}
+          aria-haspopup="dialog"
+        >
+          <Ellipsis {...ICON_PROPS} size={16} />
+        </button>
+      }
+    >
+      {(close) => {
+        const item = (action: string, icon: React.ReactNode, label: string, run: () => void, phoneOnly = false) => (
+          <button
+            type="button"
+            className={phoneOnly ? 'menu-item phone-only' : 'menu-item'}
+            data-action={action}
+            onClick={() => {
+              close();
+              run();
+            }}
+          >
+            {icon}
+            <span>{label}</span>
+          </button>
+        );
+        return (
+          <div className="board-menu-list">
+            {phone.onShare
+              ? item('menu-share', <Share2 {...ICON_PROPS} size={16} />, t('header.share'), phone.onShare, true)
+              : null}
+            {phone.files
+              ? item(
+                  'menu-files',
+                  <FolderOpen {...ICON_PROPS} size={16} />,
+                  t('drawer.open'),
+                  phone.files.onToggle,
+                  true,
+                )
+              : null}
+            {item('export', <Download {...ICON_PROPS} size={16} />, t('header.export'), onExport)}
+            {background ? (
+              <div className="phone-only menu-backgrounds">
+                <span className="menu-heading">{t('header.background')}</span>
+                <BackgroundOptions
+                  value={background.value}
+                  onPick={(bg) => {
+                    close();
+                    background.onPick(bg);
+                  }}
+                />
+              </div>
+            ) : null}
+          </div>
+        );
+      }}
+    </Popover>
   );
 }
 
@@ -424,31 +418,33 @@ export function Presence({
         <span aria-hidden="true">{presence.length}</span>
       </span>
       {/* focusable: a long class scrolls sideways, and keyboard users must reach every name */}
-      <ul className="presence" aria-label={t('presence.label')} tabIndex={0}>
-        {presence.map((p) => (
-          <li key={p.peerId} style={{ ['--peer' as string]: p.color }} title={p.name}>
-            <span className="presence-dot" aria-hidden="true">
-              {p.name.slice(0, 1).toUpperCase()}
-            </span>
-            <span className="presence-name">
-              {p.peerId === self ? t('presence.you', { name: p.name }) : p.name}
-              {p.guest ? ` · ${t('presence.guest')}` : ''}
-              {p.role === 'viewer' ? ` · ${t('presence.viewer')}` : ''}
-            </span>
-            {follow && p.peerId !== self ? (
-              <button
-                type="button"
-                className="presence-follow"
-                data-action={`follow-${p.userId}`}
-                aria-pressed={follow.following === p.peerId}
-                onClick={() => follow.onFollow(follow.following === p.peerId ? null : p.peerId)}
-              >
-                {follow.following === p.peerId ? t('lesson.unfollow') : t('lesson.follow')}
-              </button>
-            ) : null}
-          </li>
-        ))}
-      </ul>
+      <div className="presence" role="region" aria-label={t('presence.label')} tabIndex={0}>
+        <ul>
+          {presence.map((p) => (
+            <li key={p.peerId} style={{ ['--peer' as string]: p.color }} title={p.name}>
+              <span className="presence-dot" aria-hidden="true">
+                {p.name.slice(0, 1).toUpperCase()}
+              </span>
+              <span className="presence-name">
+                {p.peerId === self ? t('presence.you', { name: p.name }) : p.name}
+                {p.guest ? ` · ${t('presence.guest')}` : ''}
+                {p.role === 'viewer' ? ` · ${t('presence.viewer')}` : ''}
+              </span>
+              {follow && p.peerId !== self ? (
+                <button
+                  type="button"
+                  className="presence-follow"
+                  data-action={`follow-${p.userId}`}
+                  aria-pressed={follow.following === p.peerId}
+                  onClick={() => follow.onFollow(follow.following === p.peerId ? null : p.peerId)}
+                >
+                  {follow.following === p.peerId ? t('lesson.unfollow') : t('lesson.follow')}
+                </button>
+              ) : null}
+            </li>
+          ))}
+        </ul>
+      </div>
     </div>
   );
 }

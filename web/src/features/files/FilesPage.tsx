@@ -39,6 +39,7 @@ import {
 import { useUploads } from './useUploads';
 import './files.css';
 import { Button } from '../../ui/kit/Button';
+import { Checkbox } from '../../ui/kit/Checkbox';
 
 /** What the file picker offers: every accepted document type by extension, and any image. */
 export const ACCEPT = ['image/*', ...DOCUMENT_FORMATS.map((f) => `.${f}`)].join(',');
@@ -258,18 +259,15 @@ export function FilesPage({ url }: PageProps) {
         </div>
       </div>
       <div className="selection-bar files-selection" role="toolbar" aria-label={t('files.selection.label')}>
-        <label>
-          <input
-            type="checkbox"
-            checked={allSelected}
-            disabled={shown.length === 0}
-            ref={(el) => {
-              if (el) el.indeterminate = selectedIds.length > 0 && !allSelected;
-            }}
-            onChange={(e) => setSelected(new Set(e.target.checked ? shown.map((d) => d.id) : []))}
-          />{' '}
-          {t('files.selection.all')}
-        </label>
+        <Checkbox
+          label={t('files.selection.all')}
+          checked={allSelected}
+          disabled={shown.length === 0}
+          ref={(el) => {
+            if (el) el.indeterminate = selectedIds.length > 0 && !allSelected;
+          }}
+          onChange={(on) => setSelected(new Set(on ? shown.map((d) => d.id) : []))}
+        />
         <span aria-live="polite">
           {selectedIds.length > 0 ? t('files.selection.count', { count: selectedIds.length }) : null}
         </span>

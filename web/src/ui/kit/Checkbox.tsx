@@ -1,10 +1,12 @@
-import { useId, type InputHTMLAttributes, type ReactNode } from 'react';
+import { useId, type InputHTMLAttributes, type ReactNode, type Ref } from 'react';
 
 export interface CheckboxProps extends Omit<InputHTMLAttributes<HTMLInputElement>, 'type' | 'onChange'> {
   label: ReactNode;
   /** a line under the label, tied to the box for screen readers */
   hint?: ReactNode;
   onChange?: (checked: boolean) => void;
+  /** the input (e.g. to set `indeterminate` on a "select all" box) */
+  ref?: Ref<HTMLInputElement>;
 }
 
 /** A native checkbox with its label (Space toggles it, the label is clickable). */

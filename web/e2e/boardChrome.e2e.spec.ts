@@ -50,7 +50,8 @@ maybe('board chrome (issue 26)', () => {
   test('nudges, a style per tool group kept over a reload, the graph panel and the menu, tooltips', async () => {
     const { page: a } = await stack.newUser('Ada');
     await a.setViewportSize({ width: 1440, height: 900 });
-    await a.getByRole('button', { name: 'New board' }).click();
+    // (an empty dashboard offers it twice: in the toolbar and in the empty state)
+    await a.getByRole('button', { name: 'New board' }).first().click();
     const dialog = a.getByRole('dialog', { name: 'New board' });
     await dialog.getByLabel('Board name').fill('Fractions');
     await dialog.getByRole('button', { name: 'Create board' }).click();
@@ -177,7 +178,8 @@ maybe('board chrome (issue 26)', () => {
     await a.locator('[data-action="board-menu"]').click();
     await a.locator('.board-menu-items').waitFor();
     await a.screenshot({ path: join(SHOTS, 'chrome-graph-menu-1440.png') });
-    const items = a.locator('.board-menu-items button');
+    // the menu's own buttons (not the popover's visually hidden Dismiss buttons)
+    const items = a.locator('.board-menu-items .board-menu-list button');
     for (let i = 0; i < (await items.count()); i++) {
       const inside = await items.nth(i).evaluate((el) => {
         const r = el.getBoundingClientRect();
@@ -219,7 +221,7 @@ maybe('board chrome (issue 26)', () => {
     await graphPanel.waitFor();
     await a.locator('[data-action="board-menu"]').click();
     await a.locator('.board-menu-items').waitFor();
-    expect(await uncovered(a, '.board-menu-items button')).toBe(true);
+    expect(await uncovered(a, '.board-menu-items .board-menu-list button')).toBe(true);
     await a.screenshot({ path: join(SHOTS, 'chrome-graph-menu-390.png') });
   }, 180_000);
 });

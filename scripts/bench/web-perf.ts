@@ -16,7 +16,8 @@ import { chromium } from 'playwright-core';
 import { startStack } from '@wb/platform/testing';
 
 const ROOT = resolve(__dirname, '../..');
-const DIST = join(ROOT, 'web', 'dist');
+/** WEB_DIST_DIR measures another build (e.g. a helper's own, so web/dist is not rebuilt under a running e2e) */
+const DIST = process.env.WEB_DIST_DIR ?? join(ROOT, 'web', 'dist');
 const OUT = join(ROOT, 'artifacts', 'bench', 'web-perf.json');
 const JS_BUDGET = 200 * 1024;
 const TTI_BUDGET_MS = 1000;

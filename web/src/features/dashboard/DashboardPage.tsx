@@ -15,6 +15,7 @@ import { EmptyState, Loading } from '../../ui/EmptyState';
 import { reportError } from '../../ui/reportError';
 import { notify } from '../../ui/toastsSlice';
 import { useCodeText } from '../../ui/useCodeText';
+import { Button } from '../../ui/kit/Button';
 import { useSession } from '../session/useSession';
 import {
   useCreateBoardMutation,
@@ -277,10 +278,11 @@ function Dashboard({ viewKey }: { viewKey: ViewKey }) {
     ) : (
       <EmptyState title={t('dashboard.emptyTitle')}>
         <p>{t('dashboard.emptyText')}</p>
+        {/* its own words: the tool bar's "New board" is on the page too */}
         {!limit.reached ? (
-          <button type="button" className="primary" onClick={newBoard}>
-            {tb('toolbar.newBoard')}
-          </button>
+          <Button variant="primary" onClick={newBoard}>
+            {tb('empty.createFirst')}
+          </Button>
         ) : null}
       </EmptyState>
     );

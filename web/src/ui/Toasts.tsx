@@ -48,10 +48,12 @@ export function ToastView({
 function ToastItem({ toast }: { toast: Notification }) {
   const dispatch = useAppDispatch();
   const text = useToastText();
+  const { id, type, duration } = toast;
+  // armed once per toast: the deps are its fields, not the object (a new one each store update)
   useEffect(() => {
-    const timer = setTimeout(() => dispatch(dismiss(toast.id)), shownFor(toast, isPhone()));
+    const timer = setTimeout(() => dispatch(dismiss(id)), shownFor({ type, duration }, isPhone()));
     return () => clearTimeout(timer);
-  }, [dispatch, toast.id, toast.duration, toast.type]);
+  }, [dispatch, id, type, duration]);
   return <ToastView type={toast.type} text={text(toast)} onDismiss={() => dispatch(dismiss(toast.id))} />;
 }
 

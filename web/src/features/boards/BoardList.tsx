@@ -5,8 +5,19 @@
  * Keyboard: the list is a grid with one tab stop (the active board); arrows, Page Up/Down, Home
  * and End move it, Enter opens the board, Space selects it.
  */
-import { memo, useCallback, useEffect, useLayoutEffect, useRef, useState, type KeyboardEvent } from 'react';
+import {
+  memo,
+  useCallback,
+  useEffect,
+  useLayoutEffect,
+  useMemo,
+  useRef,
+  useState,
+  type KeyboardEvent,
+  type ReactElement,
+} from 'react';
 import { useTranslation } from 'react-i18next';
+import type { TFunction } from 'i18next';
 import type { BoardListItem } from '@wb/proto';
 import { LocalLink } from '../../app/prefix';
 import { Icon } from '../../ui/icons';
@@ -36,6 +47,19 @@ export const BOARD_LAYOUTS: readonly BoardLayout[] = ['grid', 'list'];
 const FALLBACK_VIEWPORT = 640;
 
 export type BoardAction = 'rename' | 'move' | 'share' | 'trash' | 'restore' | 'purge' | 'leave';
+const ACTIONS: readonly BoardAction[] = ['share', 'rename', 'move', 'trash', 'restore', 'purge', 'leave'];
+/** built once: a card mounts its icons' DOM, not their elements */
+const ACTION_ICONS = Object.fromEntries(ACTIONS.map((a) => [a, <Icon key={a} name={a} />])) as Record<
+  BoardAction,
+  ReactElement
+>;
+
+/** what every row shows in the same words: translated once per language, not once per row */
+interface RowText {
+  t: TFunction<'boards'>;
+  date: Intl.DateTimeFormat;
+  actions: Record<BoardAction, string>;
+}
 
 interface BoardListProps {
   boards: readonly BoardListItem[];
@@ -65,13 +89,28 @@ export function BoardList({
   label,
   layout = 'list',
 }: BoardListProps) {
+  const { t, i18n } = useTranslation('boards');
   const scroller = useRef<HTMLDivElement>(null);
   const [scrollTop, setScrollTop] = useState(0);
   const [viewport, setViewport] = useState(FALLBACK_VIEWPORT);
   const [width, setWidth] = useState(0);
   const [active, setActive] = useState(0);
   const focusRow = useRef(false);
-  const frame = useRef(0);
+  const text = useMemo<RowText>(
+    () => ({
+      t,
+      date: dateFormat(i18n.language),
+      actions: Object.fromEntries(ACTIONS.map((a) => [a, t(`action.${a}`)])) as Record<BoardAction, string>,
+    }),
+    [t, i18n.language],
+  );
+  // the rows get callbacks that never change (so memo holds when the page re-renders) and call the latest props
+  const latest = useRef({ onAction, onToggle });
+  useLayoutEffect(() => {
+    latest.current = { onAction, onToggle };
+  });
+  const act = useCallback((a: BoardAction, b: BoardListItem) => latest.current.onAction(a, b), []);
+  const toggle = useCallback((id: string) => latest.current.onToggle(id), []);
 
   // the viewport height follows the window (ResizeObserver where there is one)
   useLayoutEffect(() => {
@@ -87,7 +126,6 @@ export function BoardList({
     ro.observe(el);
     return () => ro.disconnect();
   }, []);
-  useEffect(() => () => cancelAnimationFrame(frame.current), []);
 
   // a shorter list (filter, search) keeps the active row in range
   const count = boards.length;
@@ -98,11 +136,10 @@ export function BoardList({
   const lineHeight = grid ? CARD_HEIGHT + CARD_GAP : ROW_HEIGHT;
   const lines = Math.ceil(count / perLine);
 
-  const onScroll = useCallback(() => {
-    // one state update per frame however many scroll events arrive
-    cancelAnimationFrame(frame.current);
-    frame.current = requestAnimationFrame(() => setScrollTop(scroller.current?.scrollTop ?? 0));
-  }, []);
+  // the state is the scroll position at the top of its line: React renders only when the window
+  // of lines changes, not on every scroll event (the same value bails out)
+  const lineTop = (top: number) => Math.floor(top / lineHeight) * lineHeight;
+  const onScroll = () => setScrollTop(lineTop(scroller.current?.scrollTop ?? 0));
 
   useEffect(() => {
     if (!focusRow.current) return;
@@ -121,7 +158,7 @@ export function BoardList({
       });
       if (top !== el.scrollTop) {
         el.scrollTop = top;
-        setScrollTop(top);
+        setScrollTop(lineTop(top));
       }
     }
     focusRow.current = true;
@@ -151,12 +188,13 @@ export function BoardList({
     }
   };
 
-  // a line of cards is several rows' worth of DOM: one line of overscan is enough
+  // a line of cards is several rows' worth of DOM: one line of overscan is enough (scrollTop is
+  // a line's top, so the window reaches a line further down to cover the viewport's bottom)
   const range = visibleRange({
     count: lines,
     rowHeight: lineHeight,
     scrollTop,
-    viewportHeight: viewport,
+    viewportHeight: viewport + lineHeight,
     overscan: grid ? 1 : 4,
   });
   const start = range.start * perLine;
@@ -174,8 +212,9 @@ export function BoardList({
         active={i === current}
         selected={selected.has(board.id)}
         folder={board.folder_id === null ? '' : folderName(board.folder_id)}
-        onToggle={onToggle}
-        onAction={onAction}
+        text={text}
+        onToggle={toggle}
+        onAction={act}
         onFocusRow={setActive}
       />,
     );
@@ -185,6 +224,8 @@ export function BoardList({
       ref={scroller}
       className="board-scroller"
       role="grid"
+      // WAI-ARIA grid: the grid is focusable but no tab stop; the tab stop is the active row (roving tabindex)
+      tabIndex={-1}
       aria-label={label}
       aria-rowcount={count}
       aria-multiselectable="true"
@@ -215,6 +256,7 @@ interface RowProps {
   active: boolean;
   selected: boolean;
   folder: string;
+  text: RowText;
   onToggle: (id: string) => void;
   onAction: (action: BoardAction, board: BoardListItem) => void;
   onFocusRow: (index: number) => void;
@@ -251,11 +293,12 @@ const BoardRow = memo(function BoardRow({
   active,
   selected,
   folder,
+  text,
   onToggle,
   onAction,
   onFocusRow,
 }: RowProps) {
-  const { t, i18n } = useTranslation('boards');
+  const { t, date } = text;
   const tab = active ? 0 : -1;
   const trashed = board.trashed !== null;
   const selectable = mine;
@@ -265,23 +308,23 @@ const BoardRow = memo(function BoardRow({
       : t('card.sharedBy', { owner: board.user_id })
     : trashed
       ? t('card.trashedAt', {
-          date: dateFormat(i18n.language).format(new Date(board.trashed!)),
+          date: date.format(new Date(board.trashed!)),
         })
       : folder
         ? t('card.inFolder', { folder })
         : t('card.unsorted');
   // on a narrow list only the icon shows (the label is hidden, the accessible name stays)
-  const action = (a: BoardAction, text: string, danger = false) => (
+  const action = (a: BoardAction, danger = false) => (
     <button
       type="button"
       className={danger ? 'small board-action danger-text' : 'small board-action'}
       tabIndex={tab}
       onClick={() => onAction(a, board)}
-      aria-label={`${text}: ${board.title}`}
-      title={text}
+      aria-label={`${text.actions[a]}: ${board.title}`}
+      title={text.actions[a]}
     >
-      <Icon name={a} />
-      <span className="board-action-text">{text}</span>
+      {ACTION_ICONS[a]}
+      <span className="board-action-text">{text.actions[a]}</span>
     </button>
   );
   return (
@@ -325,7 +368,7 @@ const BoardRow = memo(function BoardRow({
           {trashed ? null : (
             <>
               {' · '}
-              {t('card.changed', { date: dateFormat(i18n.language).format(new Date(board.updated)) })}
+              {t('card.changed', { date: date.format(new Date(board.updated)) })}
             </>
           )}
         </span>
@@ -333,19 +376,19 @@ const BoardRow = memo(function BoardRow({
       <div role="gridcell" className="board-actions">
         {mine && !trashed ? (
           <>
-            {action('share', t('action.share'))}
-            {action('rename', t('action.rename'))}
-            {action('move', t('action.move'))}
-            {action('trash', t('action.trash'), true)}
+            {action('share')}
+            {action('rename')}
+            {action('move')}
+            {action('trash', true)}
           </>
         ) : null}
         {mine && trashed ? (
           <>
-            {action('restore', t('action.restore'))}
-            {action('purge', t('action.purge'), true)}
+            {action('restore')}
+            {action('purge', true)}
           </>
         ) : null}
-        {!mine ? action('leave', t('action.leave')) : null}
+        {!mine ? action('leave') : null}
       </div>
     </div>
   );

@@ -1,7 +1,12 @@
 import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
+import { LayoutGrid, List } from 'lucide-react';
+import { IconButton } from '../../ui/kit/Button';
+import { Icon } from '../../ui/kit/Icon';
 import { BOARD_LAYOUTS, type BoardLayout } from './BoardList';
 import { SORT_KEYS, isSortKey, type BoardLimit, type SortKey } from './boardViews';
+
+const LAYOUT_ICONS = { grid: LayoutGrid, list: List } as const;
 
 interface ToolbarProps {
   query: string;
@@ -71,9 +76,14 @@ export function BoardsToolbar({
         </select>
         <div className="layout-toggle" role="group" aria-label={t('layout.label')}>
           {BOARD_LAYOUTS.map((l) => (
-            <button key={l} type="button" className="small" aria-pressed={layout === l} onClick={() => onLayout(l)}>
-              {t(`layout.${l}`)}
-            </button>
+            <IconButton
+              key={l}
+              size="sm"
+              label={t(`layout.${l}`)}
+              icon={<Icon icon={LAYOUT_ICONS[l]} />}
+              aria-pressed={layout === l}
+              onClick={() => onLayout(l)}
+            />
           ))}
         </div>
       </div>

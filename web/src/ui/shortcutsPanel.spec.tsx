@@ -1,14 +1,15 @@
 /// <reference types="jest" />
-/** The app's shortcuts panel speaks the person's key names (issue 26 #15) and lists only real shortcuts. */
-import { act, render, screen } from '@testing-library/react';
+/**
+ * The one shortcuts panel, off a board: read from the board's table (actions.ts), so C and F are
+ * the curve and formula tools here too; keys in the person's key names (issue 26 #15).
+ */
+import { act, render, screen, within } from '@testing-library/react';
 import { I18nextProvider } from 'react-i18next';
 import { MemoryRouter } from 'react-router-dom';
 import { i18n, setLocale } from '../i18n/i18n';
 import { ShortcutsPanel } from './ShortcutsPanel';
 
-const chips = () => [...screen.getByRole('dialog').querySelectorAll('kbd')].map((k) => k.textContent);
-
-test('English: Ctrl and Shift; no chat or files keys (those letters are board tools)', () => {
+async function panel() {
   render(
     <MemoryRouter>
       <I18nextProvider i18n={i18n}>
@@ -16,25 +17,29 @@ test('English: Ctrl and Shift; no chat or files keys (those letters are board to
       </I18nextProvider>
     </MemoryRouter>,
   );
-  expect(chips()).toEqual(expect.arrayContaining(['Ctrl+Z', 'Ctrl+Shift+Z', 'Del', '←↑→↓', 'Shift+1', '?']));
-  expect(chips()).not.toContain('C');
-  expect(chips()).not.toContain('F');
-  expect(screen.getByText('Move by 1 (Shift: 10, Ctrl+Shift: 100)')).toBeTruthy();
+  // the board's strings are fetched first
+  return screen.findByRole('dialog');
+}
+const chips = (dialog: HTMLElement) => [...dialog.querySelectorAll('kbd')].map((k) => k.textContent);
+const keysOf = (dialog: HTMLElement, id: string) =>
+  [...dialog.querySelectorAll(`[data-shortcut="${id}"] kbd`)].map((k) => k.textContent);
+
+test("English: the board's table, every row (C is the curve tool, F the formula tool), Ctrl and Shift", async () => {
+  const dialog = await panel();
+  expect(keysOf(dialog, 'tool:curve')).toEqual(['C']);
+  expect(keysOf(dialog, 'tool:formula')).toEqual(['F']);
+  expect(keysOf(dialog, 'action:shortcuts')).toEqual(['?']);
+  expect(within(dialog).getByText('Curve')).toBeTruthy();
+  expect(chips(dialog)).toEqual(expect.arrayContaining(['Ctrl+Z', 'Ctrl+Shift+Z', 'Del', '→', 'Shift+1']));
+  expect(dialog.textContent).toContain('Arrows move the selection by 1, with Shift by 10, with Ctrl+Shift by 100.');
 });
 
 test('German: Strg, Umschalt and Entf', async () => {
   await act(() => setLocale('de'));
   try {
-    render(
-      <MemoryRouter>
-        <I18nextProvider i18n={i18n}>
-          <ShortcutsPanel onClose={() => undefined} />
-        </I18nextProvider>
-      </MemoryRouter>,
-    );
-    expect(chips()).toEqual(expect.arrayContaining(['Strg+Z', 'Strg+Umschalt+Z', 'Entf', 'Umschalt+1']));
-    expect(chips().filter((c) => /Ctrl|Shift|Del\b/.test(c ?? ''))).toEqual([]);
-    expect(screen.getByText('Um 1 verschieben (Umschalt: 10, Strg+Umschalt: 100)')).toBeTruthy();
+    const dialog = await panel();
+    expect(chips(dialog)).toEqual(expect.arrayContaining(['Strg+Z', 'Strg+Umschalt+Z', 'Entf', 'Umschalt+1']));
+    expect(chips(dialog).filter((c) => /Ctrl|Shift|Del\b/.test(c ?? ''))).toEqual([]);
   } finally {
     await act(() => setLocale('en'));
   }

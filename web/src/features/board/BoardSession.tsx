@@ -43,7 +43,7 @@ import { Minimap } from './ui/Minimap';
 import { Scrollbars } from './ui/Scrollbars';
 import { SelectionBar } from './ui/SelectionBar';
 import { ShapeEditorHost } from './ui/ShapeEditorHost';
-import { ShortcutsPanel } from './ui/ShortcutsPanel';
+import { ShortcutsPanel } from '../../ui/ShortcutsPanel';
 import { StylePanel, styleSections, type PenPreset } from './ui/StylePanel';
 import { storeStyles, styleSettingsPatch } from './ui/styleSettings';
 import { Toolbar } from './ui/Toolbar';

@@ -21,7 +21,7 @@ import { formatKeys } from './editorHooks';
 import { fakeEditor } from './fakeEditor';
 import { Minimap, MINIMAP_HEIGHT, MINIMAP_WIDTH, minimapTransform } from './Minimap';
 import { SelectionBar } from './SelectionBar';
-import { shortcutRows, ShortcutsPanel } from './ShortcutsPanel';
+import { shortcutRows, ShortcutsPanel } from '../../../ui/ShortcutsPanel';
 import { StylePanel } from './StylePanel';
 import { Toolbar } from './Toolbar';
 import { ZoomControls } from './ZoomControls';

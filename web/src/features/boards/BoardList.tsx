@@ -324,7 +324,8 @@ const BoardRow = memo(function BoardRow({
       title={text.actions[a]}
     >
       {ACTION_ICONS[a]}
-      <span className="board-action-text">{text.actions[a]}</span>
+      {/* a card shows only the icon (aria-label names the button): no text for its layout to shape */}
+      {layout === 'list' ? <span className="board-action-text">{text.actions[a]}</span> : null}
     </button>
   );
   return (

@@ -316,6 +316,18 @@ export const collaborationCheckpointInputSchema = z.strictObject({
 });
 
 /**
+ * svc.boards.board.duplicate (NATS only: the courses service's copy for each student; never
+ * routed by the gateway): a new board of `ownerId` titled `title`, with the source board's
+ * settings and content, outside the owner's board limit (`copied_from` records the source).
+ */
+export const boardDuplicateInputSchema = z.strictObject({
+  sourceBoardId: boardIdSchema,
+  ownerId: userIdSchema,
+  title: z.string().trim().min(1).max(200),
+});
+export const boardDuplicateReplySchema = z.object({ boardId: z.string() });
+
+/**
  * Every boards operation with its request and reply schema: the service registers exactly these
  * and the gateway routes refer to them by name.
  */
@@ -338,5 +350,6 @@ export const boardsOperations = {
   'access.check': { input: accessCheckInputSchema, output: accessCheckReplySchema },
   'collaboration.usage': { input: collaborationUsageInputSchema, output: collaborationUsageSchema },
   'collaboration.checkpoint': { input: collaborationCheckpointInputSchema, output: collaborationUsageSchema },
+  'board.duplicate': { input: boardDuplicateInputSchema, output: boardDuplicateReplySchema },
 } as const;
 export type BoardsOperation = keyof typeof boardsOperations;

@@ -390,16 +390,3 @@ export const coursesOperations = {
   leave: { input: courseRefSchema, output: okReplySchema },
 } as const;
 export type CoursesOperation = keyof typeof coursesOperations;
-
-/**
- * svc.boards.board.duplicate, which the courses service asks for a participant's copy of a
- * teacher's board (copy-mode items). Not served by the boards service yet (see
- * services/courses/README.md "Known gaps"): the board's metadata and its content (the realtime
- * side's journal and snapshot) must both be copied.
- */
-export const boardDuplicateInputSchema = z.strictObject({
-  sourceBoardId: boardIdSchema,
-  ownerId: userIdSchema,
-  title: z.string().trim().min(1).max(200),
-});
-export const boardDuplicateReplySchema = z.object({ boardId: z.string() });

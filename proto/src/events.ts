@@ -102,6 +102,8 @@ export const EVENT_SCHEMAS = {
     background: z.enum(BOARD_BACKGROUNDS),
     defaultPermission: z.enum(BOARD_PERMISSIONS),
     deleteOwnOnly: z.boolean(),
+    /** a course copy (board.duplicate): its source board; absent on boards made by their owner */
+    copiedFrom: z.string().optional(),
   }),
   'boards.board.renamed.v1': z.object({
     boardId: z.string(),

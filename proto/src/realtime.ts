@@ -12,7 +12,7 @@
  *   eph. batch  = u32 count, then per item u32 peer + u8 kind + u32 length + bytes
  */
 import { z } from 'zod';
-import { BOARD_ACCESS_LEVELS, READ_ONLY_REASONS } from './boards';
+import { BOARD_ACCESS_LEVELS, boardIdSchema, READ_ONLY_REASONS } from './boards';
 import { BOARD_BACKGROUNDS } from './settings';
 
 /** Bumped on any incompatible change; a client with another version is closed with 4426 (reload). */
@@ -927,3 +927,15 @@ export function decodeViewport(bytes: Uint8Array): ViewportPayload {
     height: dv.getFloat32(12, true),
   };
 }
+
+/**
+ * svc.realtime.board.copy (NATS only: the boards service's `board.duplicate`; never routed by the
+ * gateway, any node answers): the committed content of board `from` (latest snapshot + journal
+ * tail) stored as the first snapshot of the new, never-opened board `to`. `bytes` = the stored
+ * document's size (0: the source had no content; `to` then starts empty, like any new board).
+ */
+export const boardCopyInputSchema = z.strictObject({ from: boardIdSchema, to: boardIdSchema });
+export const boardCopyReplySchema = z.object({ bytes: z.number().int().nonnegative() });
+export const realtimeOperations = {
+  'board.copy': { input: boardCopyInputSchema, output: boardCopyReplySchema },
+} as const;

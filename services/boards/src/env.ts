@@ -16,6 +16,8 @@ export const boardsEnvSchema = baseEnvSchema.extend(databaseEnvSchema.shape).ext
   TRASH_PURGE_EVERY_MS: z.coerce.number().int().min(1000).default(3_600_000),
   /** boards deleted per purge transaction */
   TRASH_PURGE_BATCH: z.coerce.number().int().min(1).max(5000).default(500),
+  /** how long a realtime node may take to copy a board's content (board.duplicate; below courses' COURSES_COPY_TIMEOUT_MS) */
+  CONTENT_COPY_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(8000),
 });
 
 export type BoardsEnv = z.infer<typeof boardsEnvSchema>;

@@ -16,6 +16,7 @@ import { newBoardId } from './commands/ids';
 import { ListCache } from './commands/listCache';
 import { NameLookup } from './commands/nameLookup';
 import { loadBoardsEnv } from './env';
+import { RealtimeContent } from './commands/boardContent';
 import { buildEndpoints } from './handlers';
 import { processTrashPurgeJob, scheduleTrashPurge, TRASH_PURGE_QUEUE } from './jobs/trashPurge';
 import type { TrashPurgeJob } from './jobs/trashPurge';
@@ -44,6 +45,7 @@ runMain('boards', async () => {
     log,
     plans,
     names: new NameLookup(rt.bus, log),
+    content: new RealtimeContent(rt.bus, log, env.CONTENT_COPY_TIMEOUT_MS),
     metrics,
     lists: new ListCache(env.LIST_CACHE_MAX_BOARDS),
     now: () => new Date(),

@@ -17,6 +17,8 @@ import {
   createLogger,
   createPool,
   createRedis,
+  createService,
+  endpoint,
   metricsRegistry,
   migrate,
   PlanLookup,
@@ -26,8 +28,15 @@ import {
   subscribeBroadcast,
   withTransaction,
 } from '@wb/platform';
-import { accessCheckReplySchema, broadcastSubject, SESSIONS_REVOKED, sessionsRevokedSchema } from '@wb/proto';
+import {
+  accessCheckReplySchema,
+  broadcastSubject,
+  realtimeOperations,
+  SESSIONS_REVOKED,
+  sessionsRevokedSchema,
+} from '@wb/proto';
 import type { AccessCheckReply, RequestActor } from '@wb/proto';
+import { BoardCopier } from './commands/boardCopy';
 import { OutboxSessionSink } from './commands/sessionEvents';
 import { warmUpDocEngine } from './doc/automerge';
 import { loadRealtimeEnv } from './env';
@@ -211,6 +220,24 @@ async function main(): Promise<void> {
     retryBaseMs: 200,
   });
   lifecycle.onShutdown('room events consumer', () => roomEvents.stop());
+
+  // svc.realtime.board.copy (boards' board.duplicate): any node, queue group `realtime`
+  const copier = new BoardCopier(pool, store, renders);
+  const service = await createService(bus, {
+    name: 'realtime',
+    version: '0.1.0',
+    description: "Board content: copies of a board's committed content",
+    log,
+    nodeEnv: env.NODE_ENV,
+    endpoints: [
+      endpoint({
+        operation: 'board.copy',
+        ...realtimeOperations['board.copy'],
+        handler: async ({ from, to }) => ({ bytes: await copier.copy(from, to) }),
+      }),
+    ],
+  });
+  lifecycle.onShutdown('service', () => service.stop());
 
   lifecycle.onShutdown('websocket server', () => ws.close());
   lifecycle.onShutdown('registry', async () => {

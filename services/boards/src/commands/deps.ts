@@ -12,12 +12,19 @@ export interface NameSource {
   namesOf(userIds: number[]): Promise<Record<string, string> | null>;
 }
 
+/** Board content, which the realtime nodes own (svc.realtime.*). */
+export interface ContentSource {
+  /** store board `from`'s committed content as the content of the new board `to` */
+  copy(from: string, to: string): Promise<void>;
+}
+
 export interface BoardsDeps {
   pool: Pool;
   env: Pick<BoardsEnv, 'APP_URL' | 'TRASH_PURGE_BATCH'>;
   log: Logger;
   plans: PlanSource;
   names: NameSource;
+  content: ContentSource;
   metrics: BoardsMetrics;
   lists: ListCache;
   now(): Date;

@@ -6,6 +6,7 @@ import type { BoardsDeps } from '../commands/deps';
 import { boardsListHandler } from './boardsList';
 import { foldersListHandler } from './foldersList';
 import { boardCreateHandler } from './boardCreate';
+import { boardDuplicateHandler } from './boardDuplicate';
 import { boardGetHandler } from './boardGet';
 import { boardUpdateHandler } from './boardUpdate';
 import { boardShareHandler } from './boardShare';
@@ -41,6 +42,7 @@ const HANDLERS: Record<BoardsOperation, (deps: BoardsDeps) => Endpoint> = {
   'access.check': accessCheckHandler,
   'collaboration.usage': collaborationUsageHandler,
   'collaboration.checkpoint': collaborationCheckpointHandler,
+  'board.duplicate': boardDuplicateHandler,
 };
 
 export function buildEndpoints(deps: BoardsDeps): Endpoint[] {

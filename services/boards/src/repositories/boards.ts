@@ -37,12 +37,24 @@ export async function insertBoard(
     defaultPermission: BoardPermission;
     deleteOwnOnly: boolean;
     now: Date;
+    /** a course copy's source board (board.duplicate) */
+    copiedFrom?: string;
   },
 ): Promise<BoardRow> {
   const { rows } = await db.query<BoardRow>(
-    `INSERT INTO boards (id, user_id, title, folder_id, background, default_permission, delete_own_only, created_at, updated_at)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $8) RETURNING ${COLUMNS}`,
-    [b.id, b.userId, b.title, b.folderId, b.background, b.defaultPermission, b.deleteOwnOnly, b.now],
+    `INSERT INTO boards (id, user_id, title, folder_id, background, default_permission, delete_own_only, created_at, updated_at, copied_from)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $8, $9) RETURNING ${COLUMNS}`,
+    [
+      b.id,
+      b.userId,
+      b.title,
+      b.folderId,
+      b.background,
+      b.defaultPermission,
+      b.deleteOwnOnly,
+      b.now,
+      b.copiedFrom ?? null,
+    ],
   );
   return rows[0]!;
 }
@@ -85,10 +97,10 @@ export async function findBoards(db: Db, ids: string[]): Promise<BoardRow[]> {
   return rows;
 }
 
-/** the owner's boards that are not in the trash (what counts against maxBoards) */
+/** the owner's boards that are not in the trash (what counts against maxBoards; course copies do not) */
 export async function countActiveOwned(db: Db, userId: number): Promise<number> {
   const { rows } = await db.query<{ n: number }>(
-    'SELECT count(*)::int AS n FROM boards WHERE user_id = $1 AND trashed_at IS NULL',
+    'SELECT count(*)::int AS n FROM boards WHERE user_id = $1 AND trashed_at IS NULL AND copied_from IS NULL',
     [userId],
   );
   return rows[0]!.n;

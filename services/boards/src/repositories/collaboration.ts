@@ -38,7 +38,8 @@ export async function weekUsedMs(db: Db, ownerId: number, weekStart: string): Pr
 
 /**
  * What the read-only rule needs in one round trip: the board's place among its owner's boards in
- * the trash-free list, oldest first (1-based), and the owner's collaboration time this week.
+ * the trash-free list, oldest first (1-based; course copies are outside the limit: they are not
+ * counted and a copy itself is rank 0), and the owner's collaboration time this week.
  */
 export async function readOnlyFacts(
   db: Db,
@@ -46,8 +47,11 @@ export async function readOnlyFacts(
   weekStart: string,
 ): Promise<{ rank: number; weekUsedMs: number }> {
   const { rows } = await db.query<{ rank: string; ms: string }>(
-    `SELECT (SELECT count(*) FROM boards
-              WHERE user_id = $1 AND trashed_at IS NULL AND (created_at, id) <= ($2, $3)) AS rank,
+    `SELECT (SELECT CASE WHEN me.copied_from IS NOT NULL THEN 0 ELSE
+               (SELECT count(*) FROM boards
+                 WHERE user_id = $1 AND trashed_at IS NULL AND copied_from IS NULL
+                   AND (created_at, id) <= ($2, $3)) END
+               FROM boards me WHERE me.id = $3) AS rank,
             (SELECT coalesce(floor(sum(extract(epoch FROM to_at - from_at)) * 1000), 0)::bigint
                FROM collaboration_spans WHERE owner_id = $1 AND week_start = $4) AS ms`,
     [board.ownerId, board.createdAt, board.id, weekStart],

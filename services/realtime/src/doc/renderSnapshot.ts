@@ -52,6 +52,12 @@ export interface RenderSnapshotMaker {
   close(): Promise<void>;
 }
 
+/** Board copies (commands/boardCopy.ts): materialising a document is the worker's job too. */
+export interface DocMerger {
+  /** the snapshot (null: none yet) and the journal tail after it, saved as one document */
+  merge(snapshot: Uint8Array | null, tail: Uint8Array[]): Promise<Uint8Array>;
+}
+
 export type WorkerObserver = (seconds: number, outcome: 'ok' | 'failed') => void;
 
 /**
@@ -59,7 +65,7 @@ export type WorkerObserver = (seconds: number, outcome: 'ok' | 'failed') => void
  * ~0.5 s for 20,000 objects; queueing keeps it to one core). Started on first use. Render
  * snapshots and dashboard previews share it.
  */
-export class RenderWorker implements RenderSnapshotMaker {
+export class RenderWorker implements RenderSnapshotMaker, DocMerger {
   private worker: Worker | null = null;
   private nextId = 1;
   private readonly waiting = new Map<number, { resolve: (b: Uint8Array) => void; reject: (e: Error) => void }>();
@@ -78,7 +84,14 @@ export class RenderWorker implements RenderSnapshotMaker {
     return this.ask({ doc: docBytes, preview: background }, this.observePreview);
   }
 
-  private ask(message: { doc: Uint8Array; preview?: BoardBackground }, observe: WorkerObserver): Promise<Uint8Array> {
+  merge(snapshot: Uint8Array | null, tail: Uint8Array[]): Promise<Uint8Array> {
+    return this.ask({ doc: snapshot, tail }, () => undefined);
+  }
+
+  private ask(
+    message: { doc: Uint8Array | null; preview?: BoardBackground; tail?: Uint8Array[] },
+    observe: WorkerObserver,
+  ): Promise<Uint8Array> {
     const worker = this.start();
     const id = this.nextId++;
     const started = performance.now();

@@ -60,7 +60,7 @@ export interface SnapshotRow {
   size: number;
 }
 /** The board's latest snapshot pointer (null: none yet). */
-export async function latestSnapshot(pool: Pool, boardId: string): Promise<SnapshotRow | null> {
+export async function latestSnapshot(pool: Pool | PoolClient, boardId: string): Promise<SnapshotRow | null> {
   const { rows } = await pool.query<{ storage_key: string; up_to_seq: string; size: number }>(
     `SELECT storage_key, up_to_seq::text, size FROM snapshots WHERE board_id = $1 ORDER BY snapshots.up_to_seq DESC LIMIT 1`,
     [boardId],
@@ -81,7 +81,7 @@ export interface JournalTail {
  * the text output column and sort "10" before "9".) The binary result format was measured slower
  * than hex text for bytea in node-postgres, so rows come as text.
  */
-export async function journalTail(pool: Pool, boardId: string, afterSeq: number): Promise<JournalTail> {
+export async function journalTail(pool: Pool | PoolClient, boardId: string, afterSeq: number): Promise<JournalTail> {
   const { rows } = await pool.query<{ seq: string; bytes: Buffer }>(
     `SELECT seq::text AS seq, bytes FROM journal WHERE board_id = $1 AND seq > $2 ORDER BY journal.seq`,
     [boardId, afterSeq],
@@ -140,4 +140,40 @@ export async function purgeBoard(client: PoolClient, boardId: string): Promise<s
   // a purged board keeps a lease row with a token above any live owner: late writes fail
   await client.query(`UPDATE board_leases SET token = 9007199254740991 WHERE board_id = $1`, [boardId]);
   return rows.map((r) => r.storage_key);
+}
+
+/**
+ * The board's committed content as one consistent read (board copies, read while the owner node
+ * may be writing): the latest snapshot pointer and the journal after it, under one REPEATABLE
+ * READ snapshot, so a compaction committed between the two reads cannot drop the rows it covered.
+ */
+export async function committedContent(
+  pool: Pool,
+  boardId: string,
+): Promise<{ snapshot: SnapshotRow | null; tail: JournalTail }> {
+  return withTransaction(pool, async (c) => {
+    await c.query('SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY');
+    const snapshot = await latestSnapshot(c, boardId);
+    const tail = await journalTail(c, boardId, snapshot?.upToSeq ?? 0);
+    return { snapshot, tail };
+  });
+}
+
+/**
+ * The first snapshot of a board nobody has opened yet (a copy): recorded under token 0 in a new
+ * lease row, below every token a node will claim it with (Redis INCR starts at 1), so the first
+ * owner loads it like any snapshot. Fails (WBF01) when a node already claimed the board.
+ */
+export async function recordFirstSnapshot(pool: Pool, boardId: string, key: string, size: number): Promise<void> {
+  await withTransaction(pool, async (c) => {
+    await c.query(
+      `INSERT INTO board_leases (board_id, token, node_id) VALUES ($1, 0, 'copy') ON CONFLICT (board_id) DO NOTHING`,
+      [boardId],
+    );
+    await c.query(`INSERT INTO snapshots (board_id, up_to_seq, token, storage_key, size) VALUES ($1, 0, 0, $2, $3)`, [
+      boardId,
+      key,
+      size,
+    ]);
+  });
 }

@@ -1,17 +1,20 @@
 /**
- * The courses service through the real gateway, auth and boards services, PostgreSQL, NATS, Redis
- * and a real SMTP server. Plans are given the way billing does (givePlan). The files service's
- * docs.list and boards' board.duplicate (not served by boards yet) are played by this test on the
- * stack's NATS, as boards' own test plays the realtime nodes.
+ * The courses service through the real gateway, auth, boards and a realtime node (boards'
+ * board.duplicate copies the content through realtime's board.copy), PostgreSQL, NATS, Redis and
+ * a real SMTP server. Plans are given the way billing does (givePlan). The files service's
+ * docs.list is played by this test on the stack's NATS.
  *
  * Tina (standard) builds a course; Sam (starter) cannot; Ada is invited, joins from the mail link,
  * reads, opens items, gets her own board copy and progress; Eve (a stranger) gets 404s.
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { Pool } from 'pg';
 import { connectBus, createLogger } from '@wb/platform';
 import type { Bus } from '@wb/platform';
-import { Browser, givePlan, startSmtpCatcher, startStack, uniqueEmail } from '@wb/platform/testing';
+import { Browser, freePort, givePlan, startSmtpCatcher, startStack, uniqueEmail } from '@wb/platform/testing';
 import type { ReceivedMail, RunningStack, SmtpCatcher } from '@wb/platform/testing';
 import { serviceSubject } from '@wb/proto';
 import type { ContentItem, Course, CourseInvitationsReply, CourseList, ItemOpenReply } from '@wb/proto';
@@ -33,7 +36,7 @@ let tina: Person;
 let sam: Person;
 let ada: Person;
 let eve: Person;
-const duplicates: Array<{ sourceBoardId: string; ownerId: number; title: string }> = [];
+let snapshots: string;
 
 async function signUpAs(name: string): Promise<Person> {
   const email = uniqueEmail(name.toLowerCase());
@@ -44,7 +47,7 @@ async function signUpAs(name: string): Promise<Person> {
 }
 
 /** answer a service subject on the stack's NATS (a service this stack does not run) */
-function play(service: 'files' | 'boards', operation: string, answer: (input: unknown) => unknown): void {
+function play(service: 'files', operation: string, answer: (input: unknown) => unknown): void {
   bus.nc.subscribe(serviceSubject(stack.natsPrefix, service, operation), {
     callback: (_err, msg) => msg.respond(JSON.stringify(answer(msg.json()))),
   });
@@ -70,10 +73,15 @@ function tokenOf(mail: ReceivedMail): string {
 
 beforeAll(async () => {
   catcher = await startSmtpCatcher();
+  snapshots = await mkdtemp(join(tmpdir(), 'wb-courses-snap-'));
   stack = await startStack({
-    deployables: ['services/auth', 'services/boards', 'services/courses', 'gateway'],
-    env: { SMTP_URL: catcher.url, APP_URL },
-    envFor: { 'services/boards': { PLAN_CACHE_TTL_MS: '0' }, 'services/courses': { PLAN_CACHE_TTL_MS: '0' } },
+    deployables: ['services/auth', 'services/boards', 'services/realtime', 'services/courses', 'gateway'],
+    env: { SMTP_URL: catcher.url, APP_URL, RT_SHARED_SECRET: 'integration-test-shared-secret-0123456789' },
+    envFor: {
+      'services/boards': { PLAN_CACHE_TTL_MS: '0' },
+      'services/courses': { PLAN_CACHE_TTL_MS: '0' },
+      'services/realtime': { RT_PORT: String(await freePort()), SNAPSHOT_DIR: snapshots },
+    },
   });
   db = new Pool({ connectionString: stack.databaseUrl, max: 2 });
   bus = await connectBus({
@@ -86,11 +94,6 @@ beforeAll(async () => {
   play('files', 'docs.list', () => [
     { id: FILE_ID, name: 'notes.pdf', isImage: 0, created: new Date().toISOString(), size: 1, pages: 1 },
   ]);
-  play('boards', 'board.duplicate', (input) => {
-    const i = input as { sourceBoardId: string; ownerId: number; title: string };
-    duplicates.push(i);
-    return { boardId: `copy-${i.ownerId}-${duplicates.length}` };
-  });
   [tina, sam, ada, eve] = await Promise.all(['Tina', 'Sam', 'Ada', 'Eve'].map(signUpAs));
   await givePlan(stack, tina.id, 'standard');
 }, 90_000);
@@ -100,6 +103,7 @@ afterAll(async () => {
   await db?.end();
   await stack?.stop();
   await catcher?.close();
+  if (snapshots) await rm(snapshots, { recursive: true, force: true });
 });
 
 let course: Course;
@@ -330,11 +334,18 @@ describe('opening items, copies and progress', () => {
     const path = `/api/courses/${course.id}/content/${items.board!.id}/open`;
     const first = (await ada.browser.post(path, {})).body as ItemOpenReply;
     expect(first.boardAccess).toBe('own');
-    expect(first.boardId).toMatch(/^copy-/);
+    expect(first.boardId).not.toBe(boardId);
     expect(first.item.progress).toEqual({ viewed: true, drew: false, submitted: false });
     const second = (await ada.browser.post(path, {})).body as ItemOpenReply;
     expect(second.boardId).toBe(first.boardId);
-    expect(duplicates).toEqual([{ sourceBoardId: boardId, ownerId: ada.id, title: 'Fractions (Ada)' }]);
+    // one real copy: Ada's own board, made from Tina's, outside Ada's board limit
+    expect((await ada.browser.get(`/api/boards/${first.boardId}`)).body).toMatchObject({
+      user_id: ada.id,
+      title: 'Fractions (Ada)',
+      access: 'own',
+    });
+    const made = await db.query('SELECT copied_from FROM boards.boards WHERE user_id = $1', [ada.id]);
+    expect(made.rows).toEqual([{ copied_from: boardId }]);
     const copies = (await tina.browser.get(`/api/courses/${course.id}/content/${items.board!.id}/copies`)).body;
     expect(copies).toEqual([expect.objectContaining({ userId: ada.id, name: 'Ada', boardId: first.boardId })]);
     expectError(

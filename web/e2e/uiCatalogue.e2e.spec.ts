@@ -62,6 +62,31 @@ maybe('UI kit catalogue', () => {
     });
   }
 
+  test.each(['light', 'dark'] as const)('an open menu and an open dialog, %s: screenshots, axe', async (theme) => {
+    const page = await open(1440, theme);
+    const trigger = page.getByRole('button', { name: 'Board menu' });
+    await trigger.scrollIntoViewIfNeeded();
+    await trigger.click();
+    // the open menu is named by its trigger (aria-labelledby)
+    const menu = page.getByRole('menu', { name: 'Board menu' });
+    await menu.getByRole('menuitem', { name: 'Move to' }).hover();
+    await page.getByRole('menuitem', { name: 'Geometry' }).waitFor();
+    await page.screenshot({ path: join(OUT, `catalogue-menu-${theme}.png`) });
+    expect(await axeViolations(page, `menu ${theme}`)).toEqual([]);
+    await page.keyboard.press('Escape');
+    await page.keyboard.press('Escape');
+    await page.getByRole('button', { name: 'Open a dialog' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Rename the board' });
+    await dialog.waitFor();
+    await page.screenshot({ path: join(OUT, `catalogue-dialog-${theme}.png`) });
+    expect(await axeViolations(page, `dialog ${theme}`)).toEqual([]);
+    await page.keyboard.press('Escape');
+    await dialog.waitFor({ state: 'detached' });
+    // focus returns to the opener
+    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Open a dialog');
+    await page.context().close();
+  });
+
   test('light and dark side by side at 1440 px', async () => {
     const page = await open(1440, 'light', '?both');
     await page.getByRole('heading', { level: 2, name: 'Dark' }).waitFor();

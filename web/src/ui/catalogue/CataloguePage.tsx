@@ -3,7 +3,7 @@
  * every state, in the app's theme or light and dark side by side. The Chromium test
  * (e2e/uiCatalogue.e2e.spec.ts) screenshots it, so a change in look shows up in review.
  */
-import { useState, type ReactNode } from 'react';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router-dom';
 import { useNamespace } from '../../i18n/useNamespace';
@@ -20,6 +20,7 @@ import { Switch } from '../kit/Switch';
 import { Table, type Column } from '../kit/Table';
 import { TextField } from '../kit/TextField';
 import { OverlaysSection } from './OverlaysSection';
+import { Section } from './Section';
 import './catalogue.css';
 
 const VARIANTS: ButtonVariant[] = ['primary', 'secondary', 'danger', 'ghost'];
@@ -143,15 +144,6 @@ function Pane({ theme }: { theme?: 'light' | 'dark' }) {
       </Section>
       <OverlaysSection />
     </div>
-  );
-}
-
-function Section({ title, children }: { title: string; children: ReactNode }) {
-  return (
-    <section className="catalogue-section">
-      <h3>{title}</h3>
-      {children}
-    </section>
   );
 }
 

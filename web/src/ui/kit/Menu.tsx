@@ -108,7 +108,7 @@ export function MenuItem({ children, icon, shortcut, danger, className, ...rest 
     <RACMenuItem
       textValue={text}
       {...rest}
-      className={['kit-menu-item', danger ? 'danger' : '', className].filter(Boolean).join(' ')}
+      className={['kit-menu-item', danger ? 'kit-danger' : '', className].filter(Boolean).join(' ')}
     >
       {({ isSelected, selectionMode, hasSubmenu }) => (
         <>

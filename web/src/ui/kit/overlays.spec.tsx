@@ -47,7 +47,7 @@ test('a menu: items, danger and disabled; Escape closes it and focus returns to 
   fireEvent.click(trigger);
   expect(trigger.getAttribute('aria-expanded')).toBe('true');
   expect(screen.getByRole('menuitem', { name: /Off/ }).getAttribute('aria-disabled')).toBe('true');
-  expect(screen.getByRole('menuitem', { name: /Sign out/ }).className).toContain('danger');
+  expect(screen.getByRole('menuitem', { name: /Sign out/ }).className).toContain('kit-danger');
   await waitFor(() => expect(screen.getByRole('menu').contains(document.activeElement)).toBe(true));
   fireEvent.keyDown(document.activeElement!, { key: 'Escape' });
   expect(screen.queryByRole('menu')).toBeNull();

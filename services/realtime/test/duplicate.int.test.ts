@@ -161,6 +161,9 @@ describe('board.duplicate (courses copy for each student)', () => {
       status: 403,
       code: 'ERR_MAX_BOARDS_REACHED',
     });
+    // at his limit, the copy still goes to the trash and comes back
+    expect((await ben.browser.post('/api/boards/trash', { ids: [copyId] })).status).toBe(200);
+    expect((await ben.browser.post('/api/boards/restore', { ids: [copyId] })).status).toBe(200);
     // and never read-only for the plan limit
     const access = await bus.request('boards', 'access.check', { boardId: copyId }, { userId: ben.id });
     expect(access.data).toMatchObject({ access: 'own', readOnlyReason: null });

@@ -99,8 +99,11 @@ export async function restoreBoards(
   return withTransaction(deps.pool, async (client) => {
     await lockOwner(client, userId);
     const rows = await lockOwned(client, ids, userId);
-    const toRestore = rows.filter((r) => r.trashed_at !== null).map((r) => r.id);
-    assertWithinBoardLimit(plan, await countActiveOwned(client, userId), toRestore.length);
+    const trashed = rows.filter((r) => r.trashed_at !== null);
+    const toRestore = trashed.map((r) => r.id);
+    // course copies are outside the limit (board.duplicate)
+    const counted = trashed.filter((r) => r.copied_from === null).length;
+    assertWithinBoardLimit(plan, await countActiveOwned(client, userId), counted);
     const restored = await clearTrashed(client, toRestore, deps.now());
     for (const r of restored) {
       await appendEvent(client, SCHEMA, 'boards.board.restored.v1', { boardId: r.id, ownerId: r.user_id });

@@ -16,12 +16,14 @@ export interface BoardRow {
   updated_at: Date;
   /** the dashboard preview's version (bigint as text), null until the first one */
   preview_version: string | null;
+  /** a course copy's source board (board.duplicate), null otherwise */
+  copied_from: string | null;
 }
 
 /** the columns of one GET /api/boards item */
 
 const COLUMNS =
-  'id, user_id, title, folder_id, trashed_at, trashed_count, background, default_permission, delete_own_only, created_at, updated_at, preview_version';
+  'id, user_id, title, folder_id, trashed_at, trashed_count, background, default_permission, delete_own_only, created_at, updated_at, preview_version, copied_from';
 const JOINED_COLUMNS = COLUMNS.split(', ')
   .map((c) => `b.${c}`)
   .join(', ');
@@ -75,7 +77,7 @@ export async function findBoardForUser(
 ): Promise<(BoardRow & { grant: BoardPermission | null }) | null> {
   const { rows } = await db.query<BoardRow & { grant: BoardPermission | null }>(
     `SELECT b.id, b.user_id, b.title, b.folder_id, b.trashed_at, b.trashed_count, b.background,
-            b.default_permission, b.delete_own_only, b.created_at, b.updated_at, b.preview_version, m.permission AS grant
+            b.default_permission, b.delete_own_only, b.created_at, b.updated_at, b.preview_version, b.copied_from, m.permission AS grant
        FROM boards b LEFT JOIN board_users m ON m.board_id = b.id AND m.user_id = $2
       WHERE b.id = $1`,
     [id, userId],

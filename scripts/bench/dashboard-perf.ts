@@ -176,7 +176,7 @@ async function main(): Promise<void> {
     await page.waitForTimeout(500);
     const previewsLoaded = await page.evaluate(
       () =>
-        [...document.querySelectorAll<HTMLImageElement>('.board-thumb img')].filter(
+        Array.from(document.querySelectorAll<HTMLImageElement>('.board-thumb img')).filter(
           (i) => i.complete && i.naturalWidth === 320,
         ).length,
     );

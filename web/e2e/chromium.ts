@@ -65,6 +65,16 @@ export async function axeViolations(page: Page, what: string): Promise<string[]>
         ) => Promise<{ violations: { id: string; impact: string; nodes: { target: string[] }[] }[] }>;
       };
     };
+    // colours are checked at rest: a theme switched just before would otherwise be caught
+    // halfway through the kit buttons' colour transitions (a flush creates them, finish ends them)
+    void document.body.offsetWidth;
+    for (const a of document.getAnimations()) {
+      try {
+        a.finish();
+      } catch {
+        // an endless animation (spinner, skeleton shimmer) cannot finish: its colours do not change
+      }
+    }
     const r = await w.axe.run(document, { resultTypes: ['violations'] });
     return r.violations
       .filter((v) => v.impact === 'serious' || v.impact === 'critical')

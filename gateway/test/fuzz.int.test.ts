@@ -55,6 +55,7 @@ beforeAll(async () => {
       'services/billing',
       'services/files',
       'services/calls',
+      'services/courses',
       'gateway',
     ],
     env: {

@@ -419,7 +419,7 @@ export function Presence({
       </span>
       {/* focusable: a long class scrolls sideways, and keyboard users must reach every name */}
       <div className="presence" role="region" aria-label={t('presence.label')} tabIndex={0}>
-        <ul>
+        <ul aria-label={t('presence.label')}>
           {presence.map((p) => (
             <li key={p.peerId} style={{ ['--peer' as string]: p.color }} title={p.name}>
               <span className="presence-dot" aria-hidden="true">

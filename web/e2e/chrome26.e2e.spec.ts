@@ -202,6 +202,9 @@ maybe('issue 26: board chrome, dashboard and files', () => {
     await page.waitForURL(/\/dashboard\/boards\/\d+$/);
     const folderUrl = page.url();
     const mainNav = page.getByRole('navigation', { name: 'Main menu' });
+    // the URL changes before React re-renders the links: wait for the folder view to be drawn
+    await sidebar.locator('[aria-current="page"]').filter({ hasText: 'Class 5' }).waitFor();
+    await page.getByRole('heading', { name: 'Class 5' }).waitFor();
     expect(await mainNav.locator('[aria-current="page"]').count()).toBe(0);
     expect(await sidebar.locator('[aria-current="page"]').allTextContents()).toEqual([
       expect.stringContaining('Class 5'),

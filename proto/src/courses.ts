@@ -8,7 +8,7 @@ import { z } from 'zod';
 import { emptyInputSchema, EMAIL_MAX_LENGTH, okReplySchema } from './auth';
 import { boardIdSchema } from './boards';
 import { ERROR_CODES } from './errors';
-import { docIdSchema } from './files';
+import { docIdSchema, documentDtoSchema } from './files';
 import { DB_INT_MAX, userIdSchema } from './input';
 
 export const COURSE_NAME_MAX_LENGTH = 200;
@@ -266,6 +266,8 @@ export const itemOpenReplySchema = z.object({
   boardId: z.string().nullable(),
   /** what the caller may do on that board */
   boardAccess: z.enum(['own', 'edit', 'view']).nullable(),
+  /** a file item: the document as the owner holds it (its image id shows the pages); null when gone */
+  document: documentDtoSchema.nullable(),
 });
 export type ItemOpenReply = z.infer<typeof itemOpenReplySchema>;
 

@@ -2,7 +2,7 @@
  * The courses service through the real gateway, auth, boards and a realtime node (boards'
  * board.duplicate copies the content through realtime's board.copy), PostgreSQL, NATS, Redis and
  * a real SMTP server. Plans are given the way billing does (givePlan). The files service's
- * docs.list is played by this test on the stack's NATS.
+ * doc.get is played by this test on the stack's NATS.
  *
  * Tina (standard) builds a course; Sam (starter) cannot; Ada is invited, joins from the mail link,
  * reads, opens items, gets her own board copy and progress; Eve (a stranger) gets 404s.
@@ -21,6 +21,20 @@ import type { ContentItem, Course, CourseInvitationsReply, CourseList, ItemOpenR
 
 const APP_URL = 'http://app.test';
 const FILE_ID = 'a'.repeat(64);
+/** the owner's library entry as files' doc.get answers it (the test plays files) */
+const FILE_DOC = {
+  id: FILE_ID,
+  name: 'notes.pdf',
+  isImage: 0,
+  created: new Date().toISOString(),
+  size: 1,
+  pages: 1,
+  format: 'pdf',
+  status: 'ready',
+  pagesDone: 1,
+  error: null,
+  imageId: 'c'.repeat(64),
+};
 
 interface Person {
   browser: Browser;
@@ -91,9 +105,7 @@ beforeAll(async () => {
     log: createLogger({ service: 'test', level: 'silent' }),
     ensureStream: false,
   });
-  play('files', 'docs.list', () => [
-    { id: FILE_ID, name: 'notes.pdf', isImage: 0, created: new Date().toISOString(), size: 1, pages: 1 },
-  ]);
+  play('files', 'doc.get', (req) => (JSON.stringify(req).includes(FILE_ID) ? FILE_DOC : null));
   [tina, sam, ada, eve] = await Promise.all(['Tina', 'Sam', 'Ada', 'Eve'].map(signUpAs));
   await givePlan(stack, tina.id, 'standard');
 }, 90_000);
@@ -378,6 +390,18 @@ describe('opening items, copies and progress', () => {
     ]);
     const cards = (await ada.browser.get('/api/courses')).body as CourseList;
     expect(cards.attended[0]).toMatchObject({ done: 1, items: Object.keys(items).length });
+  });
+
+  it('shows a participant a file item through the owner’s library', async () => {
+    const opened = (await ada.browser.post(`/api/courses/${course.id}/content/${items.file!.id}/open`, {}))
+      .body as ItemOpenReply;
+    expect(opened).toMatchObject({
+      boardId: null,
+      document: { id: FILE_ID, name: 'notes.pdf', imageId: 'c'.repeat(64) },
+    });
+    const board = (await ada.browser.post(`/api/courses/${course.id}/content/${items.board!.id}/open`, {}))
+      .body as ItemOpenReply;
+    expect(board.document).toBeNull();
   });
 });
 

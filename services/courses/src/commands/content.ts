@@ -136,7 +136,7 @@ async function payloadOf(
       return { payload: { kind: 'board', boardId: input.boardId, access: input.access }, title: board.title };
     }
     case 'file':
-      if (!(await deps.library.ownsFile(ownerId, input.fileId))) {
+      if (!(await deps.library.fileOf(ownerId, input.fileId))) {
         throw new AppError('ERR_NOT_FOUND', 'File not found', { fileId: 'not in your files' });
       }
       return { payload: input, title: '' };
@@ -295,6 +295,7 @@ export async function openItem(
   const { item, role, userId, course } = await itemFor(deps, deps.pool, input, actor);
   let boardId: string | null = null;
   let boardAccess: ItemOpenReply['boardAccess'] = null;
+  let document: ItemOpenReply['document'] = null;
   if (item.payload.kind === 'board') {
     const p = item.payload;
     if (role === 'owner') [boardId, boardAccess] = [p.boardId, 'own'];
@@ -303,12 +304,16 @@ export async function openItem(
       await deps.library.grantBoard(course.owner_id, p.boardId, userId, p.access);
       [boardId, boardAccess] = [p.boardId, p.access];
     }
+  } else if (item.payload.kind === 'file') {
+    // participants read it through the owner's library (it is not in theirs); gone → null
+    document = await deps.library.fileOf(course.owner_id, item.payload.fileId);
   }
   if (role === 'participant') await withTransaction(deps.pool, (db) => mark(deps, db, item, userId, 'viewed'));
   return {
     item: presentItem(item, role === 'participant' ? await ownProgress(deps.pool, item, userId) : undefined),
     boardId,
     boardAccess,
+    document,
   };
 }
 

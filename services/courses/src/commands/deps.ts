@@ -1,6 +1,6 @@
 /** What commands need, built once in main.ts (and by tests with fakes). */
 import type { Logger, PlanSource, Pool } from '@wb/platform';
-import type { Locale, RequestActor } from '@wb/proto';
+import type { DocumentDto, Locale, RequestActor } from '@wb/proto';
 import type { CoursesEnv } from '../env';
 import type { MailScheduler } from '../jobs/mailJobs';
 import type { CoursesMetrics } from '../metrics';
@@ -28,8 +28,8 @@ export interface Directory {
 export interface Library {
   /** the owner's board (access own) with its title, else null */
   ownBoard(ownerId: number, boardId: string): Promise<{ title: string } | null>;
-  /** the file is in the owner's library */
-  ownsFile(ownerId: number, fileId: string): Promise<boolean>;
+  /** the file as the owner's library holds it (name, image id for its pages), else null */
+  fileOf(ownerId: number, fileId: string): Promise<DocumentDto | null>;
   /** gives a participant view or edit access to the owner's board (an explicit grant) */
   grantBoard(ownerId: number, boardId: string, userId: number, permission: 'view' | 'edit'): Promise<void>;
   /** a new board of `ownerId` made from `sourceBoardId` (its content included) */

@@ -17,8 +17,7 @@ import {
   usersLookupOutputSchema,
   usersNamesOutputSchema,
 } from '@wb/proto';
-import type { Locale, RequestActor } from '@wb/proto';
-import { z } from 'zod';
+import type { DocumentDto, Locale, RequestActor } from '@wb/proto';
 import type { Directory, DirectoryUser, Library } from './deps';
 
 export class AuthDirectory implements Directory {
@@ -119,16 +118,26 @@ export class RemoteLibrary implements Library {
     }
   }
 
-  async ownsFile(ownerId: number, fileId: string): Promise<boolean> {
+  async fileOf(ownerId: number, fileId: string): Promise<DocumentDto | null> {
     try {
-      const docs = z
-        .array(documentDtoSchema.pick({ id: true }).loose())
+      const doc = documentDtoSchema
+        .nullable()
         .parse(
-          (await this.bus.request('files', 'docs.list', {}, { userId: ownerId }, { timeoutMs: this.timeoutMs })).data,
+          (
+            await this.bus.request(
+              'files',
+              'doc.get',
+              { docId: fileId },
+              { userId: ownerId },
+              { timeoutMs: this.timeoutMs },
+            )
+          ).data,
         );
-      return docs.some((d) => d.id === fileId);
+      // doc.get also answers stored bytes the owner does not hold (no name, no image id)
+      return doc && doc.name !== '' && doc.imageId !== '' ? doc : null;
     } catch (err) {
-      return passOrTemporary(err, this.log, 'files docs.list');
+      if (err instanceof AppError && err.statusCode === 404) return null;
+      return passOrTemporary(err, this.log, 'files doc.get');
     }
   }
 

@@ -20,8 +20,9 @@ describe('the CSP and the payment environment', () => {
     expect(d.get('style-src')).toBe("'self' 'unsafe-inline'");
     expect(d.get('img-src')).toBe("'self' data: blob:");
     expect(d.get('connect-src')).toBe("'self'");
-    expect(d.has('frame-src')).toBe(false);
-    expect([...d.values()].join(' ')).not.toMatch(/braintree|cardinal/);
+    expect(d.get('frame-src')).toBe("'self' https://www.youtube-nocookie.com");
+    expect([...d.values()].join(' ')).not.toMatch(/braintree|cardinal|youtube\.com/);
+    expect(securityHeaders(false).find(([n]) => n === 'Referrer-Policy')?.[1]).toBe('no-referrer');
     expect(securityHeaders(false)).toEqual(securityHeaders(false, 'fake'));
   });
 
@@ -35,7 +36,9 @@ describe('the CSP and the payment environment', () => {
     expect(d.get('connect-src')).toBe(
       "'self' https://api.sandbox.braintreegateway.com https://client-analytics.sandbox.braintreegateway.com https://payments.sandbox.braintree-api.com https://*.cardinalcommerce.com",
     );
-    expect(d.get('frame-src')).toBe("'self' https://assets.braintreegateway.com https://*.cardinalcommerce.com");
+    expect(d.get('frame-src')).toBe(
+      "'self' https://www.youtube-nocookie.com https://assets.braintreegateway.com https://*.cardinalcommerce.com",
+    );
     expect(d.get('connect-src')).not.toContain('https://api.braintreegateway.com');
     expect(d.has('upgrade-insecure-requests')).toBe(true);
   });
@@ -48,7 +51,9 @@ describe('the CSP and the payment environment', () => {
       "'self' https://api.braintreegateway.com https://client-analytics.braintreegateway.com https://payments.braintree-api.com https://*.cardinalcommerce.com",
     );
     expect([...d.values()].join(' ')).not.toMatch(/sandbox|songbirdstag/);
-    expect(d.get('frame-src')).toBe("'self' https://assets.braintreegateway.com https://*.cardinalcommerce.com");
+    expect(d.get('frame-src')).toBe(
+      "'self' https://www.youtube-nocookie.com https://assets.braintreegateway.com https://*.cardinalcommerce.com",
+    );
     // everything else stays as strict as without payments
     expect(d.get('object-src')).toBe("'none'");
     expect(d.get('default-src')).toBe("'self'");

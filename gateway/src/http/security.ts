@@ -17,6 +17,13 @@ export function paymentEnvironmentOf(braintreeEnvironment: string | undefined): 
   return braintreeEnvironment === 'sandbox' || braintreeEnvironment === 'production' ? braintreeEnvironment : 'fake';
 }
 
+/**
+ * Course video items embed from here. The document's Referrer-Policy stays no-referrer (share and
+ * invitation links carry tokens); the player's iframe sets referrerpolicy
+ * strict-origin-when-cross-origin itself, which YouTube requires since July 2025 (error 153).
+ */
+export const YOUTUBE_EMBED_ORIGIN = 'https://www.youtube-nocookie.com';
+
 type ExtraDirectives = Readonly<
   Record<'script-src' | 'style-src' | 'img-src' | 'connect-src' | 'frame-src', readonly string[]>
 >;
@@ -96,8 +103,10 @@ function helmetFor(secure: boolean, payments: PaymentEnvironment): ReturnType<ty
         'font-src': ["'self'", 'data:'],
         // 'self' covers ws:/wss: to this origin (CSP3): the board sockets go through the gateway only
         'connect-src': plus('connect-src', ["'self'"]),
-        // frames fall back to default-src 'self' unless Drop-in needs Braintree's
-        ...(extra ? { 'frame-src': plus('frame-src', ["'self'"]) } : {}),
+        // course videos: YouTube's privacy-enhanced player, loaded only after a click (issue 29);
+        // plus Braintree's frames when Drop-in takes real payments. The SPA keeps one document
+        // across client-side navigation, so this cannot be limited to the course pages.
+        'frame-src': plus('frame-src', ["'self'", YOUTUBE_EMBED_ORIGIN]),
         'media-src': ["'self'", 'blob:'],
         'worker-src': ["'self'", 'blob:'],
         'object-src': ["'none'"],

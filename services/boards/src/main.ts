@@ -9,11 +9,10 @@ import { startTracing } from '@wb/platform/tracing';
 const tracing = startTracing('boards');
 
 import { join } from 'node:path';
-import { createQueue, createWorker, metricsRegistry, PlanLookup, runMain, startServiceRuntime } from '@wb/platform';
+import { createQueue, createWorker, metricsRegistry, PlanLookup, runMain, startServiceRuntime, VersionedReplyCache } from '@wb/platform';
 import { SCHEMA } from './commands/deps';
 import type { BoardsDeps } from './commands/deps';
 import { newBoardId } from './commands/ids';
-import { ListCache } from './commands/listCache';
 import { NameLookup } from './commands/nameLookup';
 import { loadBoardsEnv } from './env';
 import { RealtimeContent } from './commands/boardContent';
@@ -47,7 +46,7 @@ runMain('boards', async () => {
     names: new NameLookup(rt.bus, log),
     content: new RealtimeContent(rt.bus, log, env.CONTENT_COPY_TIMEOUT_MS),
     metrics,
-    lists: new ListCache(env.LIST_CACHE_MAX_BOARDS),
+    lists: new VersionedReplyCache(env.LIST_CACHE_MAX_BOARDS),
     now: () => new Date(),
     newBoardId: () => newBoardId(),
   };

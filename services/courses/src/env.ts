@@ -13,6 +13,8 @@ export const coursesEnvSchema = baseEnvSchema
     AUTH_TIMEOUT_MS: z.coerce.number().int().min(100).max(30_000).default(3000),
     /** how long making a participant's board copy (boards' board.duplicate) may take */
     COURSES_COPY_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(10_000),
+    /** courses (summed over users) the GET /api/courses cache may hold; 0 disables it */
+    COURSES_LIST_CACHE_MAX: z.coerce.number().int().min(0).max(10_000_000).default(100_000),
   });
 
 export type CoursesEnv = z.infer<typeof coursesEnvSchema>;

@@ -18,6 +18,7 @@ import {
   PlanLookup,
   runMain,
   startServiceRuntime,
+  VersionedReplyCache,
 } from '@wb/platform';
 import { SCHEMA } from './commands/deps';
 import type { CoursesDeps } from './commands/deps';
@@ -56,6 +57,7 @@ runMain('courses', async () => {
     log,
     plans,
     directory,
+    lists: new VersionedReplyCache(env.COURSES_LIST_CACHE_MAX),
     library: new RemoteLibrary(rt.bus, log, env.AUTH_TIMEOUT_MS, env.COURSES_COPY_TIMEOUT_MS),
     mail: queueMailScheduler(mailQueue),
     metrics,

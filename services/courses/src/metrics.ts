@@ -9,6 +9,8 @@ export interface CoursesMetrics {
   mails: Counter<'kind' | 'outcome'>;
   /** outcome: made, failed */
   copies: Counter<'outcome'>;
+  /** GET /api/courses answers: hit (from the list cache) or miss */
+  listCache: Counter<'result'>;
 }
 
 export function createCoursesMetrics(registry: Registry): CoursesMetrics {
@@ -19,5 +21,6 @@ export function createCoursesMetrics(registry: Registry): CoursesMetrics {
     ]),
     mails: counter(registry, 'courses_mails_total', 'Course mails by kind and outcome', ['kind', 'outcome']),
     copies: counter(registry, 'courses_board_copies_total', 'Participants’ board copies by outcome', ['outcome']),
+    listCache: counter(registry, 'courses_list_cache_total', 'GET /api/courses answers by cache result', ['result']),
   };
 }

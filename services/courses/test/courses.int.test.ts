@@ -405,6 +405,40 @@ describe('opening items, copies and progress', () => {
   });
 });
 
+describe('GET /api/courses answers from a cache that follows every change its cards show', () => {
+  const cardOf = async (who: typeof tina, side: 'owned' | 'attended') =>
+    ((await who.browser.get('/api/courses')).body as CourseList)[side].find((c) => c.id === course.id)!;
+
+  it('counts, names, participants, progress and the owner’s plan', async () => {
+    const before = { tina: await cardOf(tina, 'owned'), ada: await cardOf(ada, 'attended') };
+    expect(await cardOf(tina, 'owned')).toEqual(before.tina); // a second read: the cached answer
+    const hits = await db.query('SELECT count(*)::int AS n FROM courses.list_versions WHERE user_id = $1', [ada.id]);
+    expect(hits.rows[0].n).toBe(1);
+
+    const lesson = (await tina.browser.post(`/api/courses/${course.id}/lessons`, { name: 'Extra' })).body;
+    const link = (
+      await tina.browser.post(`/api/courses/${course.id}/content`, { kind: 'link', url: 'https://example.org/x' })
+    ).body;
+    expect(await cardOf(ada, 'attended')).toMatchObject({
+      lessons: before.ada.lessons + 1,
+      items: before.ada.items + 1,
+    });
+    await tina.browser.put(`/api/courses/${course.id}`, { name: 'Algebra (cached?)' });
+    expect((await cardOf(ada, 'attended')).name).toBe('Algebra (cached?)');
+    await ada.browser.post(`/api/courses/${course.id}/content/${link.id}/open`, {});
+    expect((await cardOf(ada, 'attended')).done).toBe(before.ada.done + 1);
+    await tina.browser.delete(`/api/courses/${course.id}/content/${link.id}`);
+    await tina.browser.delete(`/api/courses/${course.id}/lessons/${lesson.id}`);
+    await tina.browser.put(`/api/courses/${course.id}`, { name: 'Algebra I' });
+    expect(await cardOf(ada, 'attended')).toMatchObject({ lessons: before.ada.lessons, items: before.ada.items });
+
+    await givePlan(stack, tina.id, null);
+    expect((await cardOf(tina, 'owned')).editable).toBe(false);
+    await givePlan(stack, tina.id, 'standard');
+    expect((await cardOf(tina, 'owned')).editable).toBe(true);
+  });
+});
+
 describe('the owner’s plan and the end of a course', () => {
   it('keeps a course read-only after the owner’s downgrade', async () => {
     await givePlan(stack, tina.id, null);
@@ -420,11 +454,15 @@ describe('the owner’s plan and the end of a course', () => {
   it('lets a participant leave and the owner delete; a deleted course is not found', async () => {
     expect((await ada.browser.post(`/api/courses/${course.id}/leave`, {})).status).toBe(200);
     expectError(await ada.browser.get(`/api/courses/${course.id}`), 404, 'ERR_NOT_FOUND');
+    expect(((await ada.browser.get('/api/courses')).body as CourseList).attended).toEqual([]);
     expect(await events('courses.participant.left.v1')).toEqual([
       { courseId: course.id, ownerId: tina.id, userId: ada.id, reason: 'left' },
     ]);
     expect((await tina.browser.delete(`/api/courses/${course.id}`)).status).toBe(200);
     expectError(await tina.browser.get(`/api/courses/${course.id}/content`), 404, 'ERR_NOT_FOUND');
+    expect(((await tina.browser.get('/api/courses')).body as CourseList).owned.map((c) => c.id)).not.toContain(
+      course.id,
+    );
     expect(await events('courses.course.deleted.v1')).toEqual([
       { courseId: course.id, ownerId: tina.id, reason: 'owner' },
     ]);

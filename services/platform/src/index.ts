@@ -17,3 +17,4 @@ export { coalesceNatsWrites } from './natsWrites';
 export { skipSettledRequestErrors } from './natsRequests';
 export * from './objectStore';
 export { PlanLookup, type PlanSource } from './planLookup';
+export { VersionedReplyCache } from './replyCache';

@@ -30,7 +30,7 @@ import type { BoardsDeps } from './deps';
  * caller's list version is unchanged; the version is read BEFORE the lists, so a write landing
  * in between can only make the cache reload once more, never keep a stale answer.
  */
-/** The caller's board list in the format asked for, as encoded JSON (see ListCache). */
+/** The caller's board list in the format asked for, as encoded JSON (see VersionedReplyCache). */
 export async function listBoards(
   deps: BoardsDeps,
   input: { format?: BoardListFormat },
@@ -39,7 +39,7 @@ export async function listBoards(
   const userId = requireUserId(actor);
   const format = input.format ?? 'boards';
   const version = await listVersion(deps.pool, userId);
-  const cached = deps.lists.get(userId, format, version);
+  const cached = deps.lists.get(`${userId}:${format}`, version);
   if (cached) {
     deps.metrics.listCache.inc({ result: 'hit' });
     return cached;
@@ -63,7 +63,7 @@ export async function listBoards(
       : presentBoards(owned, shared, names ?? {});
   const weight = owned.length + shared.length;
   // without names the answer is served but not kept: the next request tries again
-  return names ? await deps.lists.set(userId, format, version, list, weight) : EncodedJson.of(list);
+  return names ? await deps.lists.set(`${userId}:${format}`, version, list, weight) : EncodedJson.of(list);
 }
 
 interface Resolved {

@@ -1,8 +1,7 @@
 /** What commands need, built once in main.ts (and by tests with a fake clock or plans). */
-import type { Logger, PlanSource, Pool } from '@wb/platform';
+import type { Logger, PlanSource, Pool, VersionedReplyCache } from '@wb/platform';
 import type { BoardsEnv } from '../env';
 import type { BoardsMetrics } from '../metrics';
-import type { ListCache } from './listCache';
 
 export const SCHEMA = 'boards';
 
@@ -26,7 +25,7 @@ export interface BoardsDeps {
   names: NameSource;
   content: ContentSource;
   metrics: BoardsMetrics;
-  lists: ListCache;
+  lists: VersionedReplyCache;
   now(): Date;
   newBoardId(): string;
 }

@@ -3,7 +3,7 @@
  * owner's create / rename / delete with their events. `courseFor` is every command's first step:
  * the course and the caller's role in it, or 404 for anyone else.
  */
-import { appendEvent, withTransaction } from '@wb/platform';
+import { appendEvent, EncodedJson, withTransaction } from '@wb/platform';
 import { AppError } from '@wb/proto';
 import type { Course, CourseList, RequestActor } from '@wb/proto';
 import { requireUserId } from '../policies/actor';
@@ -18,6 +18,7 @@ import {
   isParticipant,
   listAttended,
   listOwned,
+  listVersion,
   renameCourse,
 } from '../repositories/courses';
 import type { CourseListRow, CourseRow } from '../repositories/courses';
@@ -69,11 +70,32 @@ async function present(deps: CoursesDeps, rows: CourseListRow[], userId: number)
   );
 }
 
-export async function listCourses(deps: CoursesDeps, actor: RequestActor): Promise<CourseList> {
+/** how long a cached list may show an owner's old name (names live in auth; no version covers them) */
+const NAMES_FRESH_MS = 60_000;
+
+/**
+ * GET /api/courses, answered from the list cache while the caller's list version (bumped by
+ * triggers on every write their cards show), their own plan's `courses` feature (the owned
+ * cards' `editable`) and the minute are unchanged. The version is read BEFORE the lists, so a
+ * write landing in between can only make the cache reload once more, never keep a stale answer.
+ */
+export async function listCourses(deps: CoursesDeps, actor: RequestActor): Promise<CourseList | EncodedJson> {
   const userId = requireUserId(actor);
+  const [listed, plan] = await Promise.all([
+    listVersion(deps.pool, userId),
+    deps.plans.planOf(userId).catch(() => null),
+  ]);
+  const version = `${listed}:${plan?.features.courses ? 1 : 0}:${Math.floor(deps.now().getTime() / NAMES_FRESH_MS)}`;
+  const cached = deps.lists.get(String(userId), version);
+  if (cached) {
+    deps.metrics.listCache.inc({ result: 'hit' });
+    return cached;
+  }
+  deps.metrics.listCache.inc({ result: 'miss' });
   const [owned, attended] = await Promise.all([listOwned(deps.pool, userId), listAttended(deps.pool, userId)]);
   const [o, a] = await Promise.all([present(deps, owned, userId), present(deps, attended, userId)]);
-  return { owned: o, attended: a };
+  const list = { owned: o, attended: a };
+  return deps.lists.set(String(userId), version, list, o.length + a.length);
 }
 
 export async function getCourse(deps: CoursesDeps, courseId: number, actor: RequestActor): Promise<Course> {

@@ -1,5 +1,5 @@
 /** What commands need, built once in main.ts (and by tests with fakes). */
-import type { Logger, PlanSource, Pool } from '@wb/platform';
+import type { Logger, PlanSource, Pool, VersionedReplyCache } from '@wb/platform';
 import type { DocumentDto, Locale, RequestActor } from '@wb/proto';
 import type { CoursesEnv } from '../env';
 import type { MailScheduler } from '../jobs/mailJobs';
@@ -43,6 +43,8 @@ export interface CoursesDeps {
   plans: PlanSource;
   directory: Directory;
   library: Library;
+  /** GET /api/courses answers, valid while the user's list_versions row is unchanged */
+  lists: VersionedReplyCache;
   mail: MailScheduler;
   metrics: CoursesMetrics;
   now(): Date;

@@ -84,6 +84,16 @@ export async function listAttended(db: Db, userId: number): Promise<CourseListRo
   return rows;
 }
 
+/** the version of the user's GET /api/courses (migration 0002's triggers); '0' when never written */
+export async function listVersion(db: Db, userId: number): Promise<string> {
+  const { rows } = await db.query<{ version: string }>({
+    name: 'courses-list-version',
+    text: 'SELECT version FROM list_versions WHERE user_id = $1',
+    values: [userId],
+  });
+  return rows[0]?.version ?? '0';
+}
+
 export async function renameCourse(db: Db, id: number, name: string, at: Date): Promise<CourseRow> {
   const { rows } = await db.query<CourseRow>(
     `UPDATE courses SET name = $2, updated_at = $3 WHERE id = $1 RETURNING id, owner_id, name, created_at, updated_at`,

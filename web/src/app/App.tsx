@@ -10,7 +10,6 @@ import {
 import { useTranslation } from 'react-i18next';
 import { useSession } from '../features/session/useSession';
 import { Banners } from '../features/banners/Banners';
-import { TrialEndedBanner } from '../features/billing/TrialEndedBanner';
 import { CookieConsent } from '../features/consent/CookieConsent';
 import { browserLocale, isLocale, pickLocale, setLocale, storedLocale } from '../i18n/i18n';
 import { Footer } from '../ui/Footer';
@@ -23,6 +22,10 @@ import { PrefixContext } from './prefix';
 import { resolveRoute, type RouteMatch } from './routes';
 
 // loaded when first opened: its dialog is the kit's (React Aria), kept out of the logged-out pages' JS
+// signed in only: billing's queries stay out of the logged-out pages' JS
+const TrialEndedBanner = lazy(() =>
+  import('../features/billing/TrialEndedBanner').then((m) => ({ default: m.TrialEndedBanner })),
+);
 const ShortcutsPanel = lazy(() => import('../ui/ShortcutsPanel').then((m) => ({ default: m.ShortcutsPanel })));
 
 class PageErrorBoundary extends Component<{ children: ReactNode; fallback: ReactNode }, { failed: boolean }> {
@@ -128,7 +131,11 @@ function Root() {
           </a>
           <Header />
           {user ? <Banners user={user} /> : null}
-          {user ? <TrialEndedBanner /> : null}
+          {user ? (
+            <Suspense fallback={null}>
+              <TrialEndedBanner />
+            </Suspense>
+          ) : null}
           <main id="main" tabIndex={-1}>
             {page}
           </main>

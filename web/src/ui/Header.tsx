@@ -6,7 +6,6 @@ import { useSession } from '../features/session/useSession';
 import { Icon } from './icons';
 import { LanguageSwitcher } from './LanguageSwitcher';
 import { ThemeToggle } from './ThemeToggle';
-import { useShowUpgradeButton } from '../features/billing/useBilling';
 import { AccountButton } from './AccountButton';
 
 /** Spec §9: the burger menu closes above this width. */
@@ -55,6 +54,8 @@ function useDismiss(open: boolean, ref: React.RefObject<HTMLElement | null>, clo
 
 // react-aria comes with the menu: never in the logged-out pages' JS
 const AccountMenu = lazy(() => import('./AccountMenu'));
+// signed in only: billing's queries stay out of the logged-out pages' JS
+const UpgradeLink = lazy(() => import('../features/billing/UpgradeLink'));
 
 /**
  * Above 768 px: brand, main menu, tools (upgrade, theme, language), account. At 768 px and less
@@ -79,7 +80,6 @@ export function Header() {
     return () => mq.removeEventListener('change', close);
   }, [burgerOpen]);
   const loggedIn = !!user;
-  const upgrade = useShowUpgradeButton();
   return (
     <header className="topbar" ref={ref}>
       <LocalLink to={loggedIn ? '/dashboard' : '/'} className="brand">
@@ -108,10 +108,10 @@ export function Header() {
           </ul>
         </nav>
         <div className="header-tools">
-          {upgrade ? (
-            <LocalLink to="/settings/subscription/upgrade" className="button upgrade">
-              {t('nav.upgrade')}
-            </LocalLink>
+          {user ? (
+            <Suspense fallback={null}>
+              <UpgradeLink />
+            </Suspense>
           ) : null}
           <ThemeToggle />
           <LanguageSwitcher />

@@ -7,6 +7,9 @@
  * users sign up through the gateway; courses (3 lessons and 10 items each), participants and some
  * progress are seeded straight into the test database.
  *
+ * Anchor, in the same run and at the same rate: GET /api/user (the smallest signed-in request
+ * through the same gateway → NATS → service path, answered by auth), the floor any list can reach here.
+ *
  * Prints the figures, writes artifacts/bench/courses-list.json. Target: p99 ≤ 30 ms at 100 req/s.
  * BENCH_STRICT=1 → exit 1 when missed. Env: BENCH_RATE (100), BENCH_DURATION (s, 15), BENCH_WARMUP
  * (s, 3), BENCH_COURSES (200), BENCH_ATTENDED (50).
@@ -76,12 +79,13 @@ async function measure(
   url: string,
   cookie: string,
   expect: (body: unknown) => boolean,
+  what = 'GET /api/courses',
 ): Promise<PacedResult> {
   const headers = { cookie, accept: 'application/json', 'accept-encoding': 'gzip, deflate, br, zstd' };
   const check = await fetch(url, { headers: { cookie, accept: 'application/json' } });
   const text = await check.text();
   if (!check.ok || !expect(JSON.parse(text)))
-    throw new UserFacingError(`GET /api/courses (${who}): ${check.status} ${text.slice(0, 200)}`);
+    throw new UserFacingError(`${what} (${who}): ${check.status} ${text.slice(0, 200)}`);
   log.ok(`${who}: ${(text.length / 1024).toFixed(0)} KiB`);
   if (WARMUP > 0) await pacedLoad(url, headers, RATE, WARMUP);
   log.step(`${who}: ${DURATION} s at ${RATE} req/s`);
@@ -119,6 +123,14 @@ async function main(): Promise<number> {
     (b) => (b as Lists).attended.length === ATTENDED,
   );
 
+  const anchorRun = await measure(
+    'anchor',
+    `${stack.gatewayUrl}/api/user`,
+    teacher.browser.cookieHeader(),
+    (b) => (b as { id?: number }).id === teacher.id,
+    'GET /api/user',
+  );
+
   const ok = (r: PacedResult) => r.p99 <= TARGET_P99_MS && r.non2xx === 0 && r.errors === 0;
   const met = ok(teacherRun) && ok(studentRun);
   console.log('');
@@ -131,12 +143,16 @@ async function main(): Promise<number> {
         ` (${r.ok} ok, ${r.non2xx} non-2xx, ${r.errors} errors)`,
     );
   }
+  console.log(
+    `  anchor GET /api/user at ${RATE} req/s: p50 ${anchorRun.p50} ms, p99 ${anchorRun.p99} ms, max ${anchorRun.max} ms`,
+  );
   console.log(`  target p99 ≤ ${TARGET_P99_MS} ms: ${met ? c.green('met') : c.red('MISSED')}`);
   const result = {
     scenario: { courses: COURSES, attended: ATTENDED, lessonsPerCourse: 3, itemsPerCourse: 10, nodeEnv: 'production' },
     settings: { rate: RATE, durationS: DURATION, warmupS: WARMUP, load: 'scripts/lib/pacedLoad.ts: open loop' },
     teacher: teacherRun,
     student: studentRun,
+    anchor: { request: 'GET /api/user', ...anchorRun },
     target: { p99Ms: TARGET_P99_MS, met },
   };
   log.ok(`wrote ${writeBenchResult('courses-list', result)}`);

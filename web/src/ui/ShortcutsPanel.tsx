@@ -8,7 +8,7 @@ import { useTranslation } from 'react-i18next';
 import { useNamespace } from '../i18n/useNamespace';
 import { SHORTCUTS, allows, type Access, type Shortcut, type ShortcutGroup } from '../features/board/canvas/actions';
 import { useFormatKeys } from './keys';
-import { Modal } from './Modal';
+import { Dialog } from './kit/Dialog';
 
 const GROUPS: readonly ShortcutGroup[] = ['tools', 'editing', 'view', 'panels'];
 
@@ -59,7 +59,7 @@ export function ShortcutsPanel({ access = 'own', onClose }: { access?: Access; o
   if (!ready) return null;
   const rows = shortcutRows(access, format, t);
   return (
-    <Modal title={t('shortcuts.title')} onClose={onClose} className="shortcuts">
+    <Dialog title={t('shortcuts.title')} onClose={onClose} className="shortcuts">
       <div className="shortcut-groups">
         {GROUPS.map((group) => {
           const items = rows.get(group)!;
@@ -91,6 +91,6 @@ export function ShortcutsPanel({ access = 'own', onClose }: { access?: Access; o
           );
         })}
       </div>
-    </Modal>
+    </Dialog>
   );
 }

@@ -6,7 +6,7 @@
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { LocalLink } from '../app/prefix';
-import { Modal } from './Modal';
+import { Dialog } from './kit/Dialog';
 import type { UpgradeVariant } from './upgradePrompt';
 
 /** `variant` null: not known yet (nothing is shown until it is). */
@@ -75,15 +75,15 @@ export function UpgradeDialog({
   const { t } = useTranslation();
   if (variant === 'visitor') {
     return (
-      <Modal title={t('upgrade.accountTitle')} onClose={onClose} className="upgrade-dialog">
+      <Dialog title={t('upgrade.accountTitle')} onClose={onClose} className="upgrade-dialog">
         <UpgradePrompt variant={variant} titled={false} />
-      </Modal>
+      </Dialog>
     );
   }
   return (
-    <Modal title={title} onClose={onClose} className="upgrade-dialog">
+    <Dialog title={title} onClose={onClose} className="upgrade-dialog">
       <p>{text}</p>
       <UpgradePrompt variant={variant} />
-    </Modal>
+    </Dialog>
   );
 }

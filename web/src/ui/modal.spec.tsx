@@ -4,8 +4,8 @@ import { fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { MemoryRouter } from 'react-router-dom';
 import { I18nextProvider } from 'react-i18next';
 import { i18n } from '../i18n/i18n';
-import { Modal } from './Modal';
-import { ConfirmDialog } from './ConfirmDialog';
+import { Dialog } from './kit/Dialog';
+import { ConfirmDialog } from './kit/Dialog';
 
 function Two() {
   const [outer, setOuter] = useState(true);
@@ -13,16 +13,16 @@ function Two() {
   return (
     <>
       {outer ? (
-        <Modal title="Outer" onClose={() => setOuter(false)}>
+        <Dialog title="Outer" onClose={() => setOuter(false)}>
           <button type="button" onClick={() => setInner(true)}>
             open inner
           </button>
-        </Modal>
+        </Dialog>
       ) : null}
       {inner ? (
-        <Modal title="Inner" onClose={() => setInner(false)}>
+        <Dialog title="Inner" onClose={() => setInner(false)}>
           <button type="button">inner action</button>
-        </Modal>
+        </Dialog>
       ) : null}
     </>
   );
@@ -64,9 +64,9 @@ function press(el: Element) {
 test('a backdrop click closes; focus starts inside and Tab stays inside', () => {
   const onClose = jest.fn();
   wrap(
-    <Modal title="T" onClose={onClose}>
+    <Dialog title="T" onClose={onClose}>
       <button type="button">a</button>
-    </Modal>,
+    </Dialog>,
   );
   const dialog = screen.getByRole('dialog');
   expect(dialog.contains(document.activeElement)).toBe(true);

@@ -16,7 +16,7 @@ import {
 import { formErrorText } from '../../app/apiClient';
 import { LocalLink, useLocalPath } from '../../app/prefix';
 import { useAppDispatch } from '../../app/store';
-import { ConfirmDialog } from '../../ui/ConfirmDialog';
+import { ConfirmDialog } from '../../ui/kit/Dialog';
 import { EmptyState, Loading } from '../../ui/EmptyState';
 import { Field } from '../../ui/Field';
 import { FormError } from '../../ui/FormError';

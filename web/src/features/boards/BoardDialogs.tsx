@@ -1,4 +1,4 @@
-/** The dashboard's dialogs; all use the shell's Modal (focus trap, Escape, route change). */
+/** The dashboard's dialogs; all use the kit's Dialog (focus trap, Escape, route change). */
 import { useId, useState, type FormEvent, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import {
@@ -13,7 +13,7 @@ import {
   type Plan,
   type Settings,
 } from '@wb/proto';
-import { Modal } from '../../ui/Modal';
+import { Dialog } from '../../ui/kit/Dialog';
 import { Field } from '../../ui/Field';
 import { UpgradeDialog as PlanUpgradeDialog, UpgradePrompt } from '../../ui/UpgradePrompt';
 import { useUpgradeVariant } from '../billing/useBilling';
@@ -84,7 +84,7 @@ function FormDialog({
     if (ok) onClose();
   };
   return (
-    <Modal
+    <Dialog
       title={title}
       onClose={onClose}
       footer={
@@ -101,7 +101,7 @@ function FormDialog({
       <form id={formId} onSubmit={(e) => void submit(e)} noValidate>
         {children}
       </form>
-    </Modal>
+    </Dialog>
   );
 }
 
@@ -336,7 +336,7 @@ export function ShareDialog({
   };
   const data = share.data;
   return (
-    <Modal title={t('share.title', { title: boardTitle })} onClose={onClose} className="share-dialog">
+    <Dialog title={t('share.title', { title: boardTitle })} onClose={onClose} className="share-dialog">
       {share.isError ? (
         <p role="alert">{t('share.loadFailed')}</p>
       ) : !data ? (
@@ -381,7 +381,7 @@ export function ShareDialog({
           <MemberList boardId={boardId} share={data} onError={onError} />
         </>
       )}
-    </Modal>
+    </Dialog>
   );
 }
 

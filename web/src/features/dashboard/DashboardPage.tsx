@@ -10,7 +10,7 @@ import type { PageProps } from '../../app/pageProps';
 import { LocalLink, useLocalPath } from '../../app/prefix';
 import { isApiError } from '../../app/apiClient';
 import { useAppDispatch } from '../../app/store';
-import { ConfirmDialog } from '../../ui/ConfirmDialog';
+import { ConfirmDialog } from '../../ui/kit/Dialog';
 import { EmptyState, Loading } from '../../ui/EmptyState';
 import { reportError } from '../../ui/reportError';
 import { notify } from '../../ui/toastsSlice';

@@ -10,7 +10,7 @@ import { DOCUMENT_FORMATS, type DocumentDto } from '@wb/proto';
 import type { PageProps } from '../../app/pageProps';
 import { LocalNavLink } from '../../app/prefix';
 import { useAppDispatch } from '../../app/store';
-import { ConfirmDialog } from '../../ui/ConfirmDialog';
+import { ConfirmDialog } from '../../ui/kit/Dialog';
 import { EmptyState, Loading } from '../../ui/EmptyState';
 import { ICON_PROPS } from '../../ui/icons';
 import { UpgradeDialog } from '../../ui/UpgradePrompt';

@@ -3,7 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { NAME_MIN_LENGTH, PASSWORD_MIN_LENGTH, ROLES, TERMINATE_CONFIRMATION_PHRASE, type Role } from '@wb/proto';
 import { formErrorText } from '../../app/apiClient';
 import { useAppDispatch } from '../../app/store';
-import { ConfirmDialog } from '../../ui/ConfirmDialog';
+import { ConfirmDialog } from '../../ui/kit/Dialog';
 import { Field } from '../../ui/Field';
 import { FormError } from '../../ui/FormError';
 import { Button, buttonClass } from '../../ui/kit/Button';

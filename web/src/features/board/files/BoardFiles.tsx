@@ -10,7 +10,7 @@ import { useTranslation } from 'react-i18next';
 import type { DocumentDto, Settings } from '@wb/proto';
 import { useAppDispatch } from '../../../app/store';
 import { notify } from '../../../ui/toastsSlice';
-import type { Dock } from '../../../ui/Drawer';
+import type { Dock } from '../../../ui/kit/Drawer';
 import { uploadFile, type UploadProgress } from '../../files';
 import { invalidateDocs } from '../../files/filesApi';
 import { useUpdateSettingsMutation } from '../../session/sessionApi';

@@ -45,6 +45,7 @@ import { RulerTool } from './instruments/rulerTool';
 import { drawStroke, paintShape, type PaintContext } from './painters';
 import { CanvasRenderer } from './renderer';
 import { Scene } from './scene';
+import { utilOf } from './shapes/registry';
 import { TextEditor } from './textEditor';
 import { setShapeText } from './textOps';
 import { ConnectorTool } from './tools/connector';
@@ -106,6 +107,9 @@ interface Gesture {
   pan: { sx: number; sy: number; samples: { t: number; sx: number; sy: number }[] } | null;
   pinch: { dist: number; mid: Point } | null;
 }
+
+/** the kinds edited in a panel (EditorState.editing) */
+type EditingKind = NonNullable<EditorState['editing']>['kind'];
 
 export class BoardView implements ToolHost, EditorApi {
   readonly scene = new Scene();
@@ -509,8 +513,9 @@ export class BoardView implements ToolHost, EditorApi {
 
   openEditor = (id: string): void => {
     const s = this.scene.get(id)?.shape;
-    if (!s || (s.kind !== 'formula' && s.kind !== 'graph') || !this.canEdit() || s.locked) return;
-    this.editing = { id, kind: s.kind };
+    if (!s || utilOf(s.kind).editing?.mode !== 'panel' || !this.canEdit() || s.locked) return;
+    // the kinds edited in a panel (ShapeUtil.editing): formulas and graphs
+    this.editing = { id, kind: s.kind as EditingKind };
     this.markState();
   };
 
@@ -520,7 +525,8 @@ export class BoardView implements ToolHost, EditorApi {
     if (!id) return;
     this.editing = null;
     const s = this.scene.get(id)?.shape;
-    if (s?.kind === 'formula' && !String(s.latex ?? '').trim() && this.mayDelete(s))
+    const editing = s && utilOf(s.kind).editing;
+    if (s && editing?.mode === 'panel' && editing.removeOnClose?.(s) && this.mayDelete(s))
       this.commit((d) => arrange.deleteShapes(d, [id], () => true));
     this.markState();
   };
@@ -538,15 +544,16 @@ export class BoardView implements ToolHost, EditorApi {
     const item = this.scene.get(id);
     if (!item || !this.canEdit()) return;
     const s = item.shape;
-    if (s.kind === 'formula' || s.kind === 'graph') return this.openEditor(id);
-    if (s.kind !== 'sticky' && s.kind !== 'text' && s.kind !== 'shape') return;
+    const editing = utilOf(s.kind).editing;
+    if (editing?.mode === 'panel') return this.openEditor(id);
+    if (editing?.mode !== 'text') return;
     if (s.locked) return;
     const camera = this.renderer.camera;
     const b = item.bounds;
     const tl = toScreen(camera, s.x, s.y);
-    const w = 'w' in s ? s.w : b.maxX - b.minX;
-    const h = 'h' in s ? s.h : b.maxY - b.minY;
-    const fontSize = s.kind === 'text' ? s.fontSize : s.kind === 'sticky' ? 24 : 18;
+    const w = 'w' in s && s.w !== undefined ? s.w : b.maxX - b.minX;
+    const h = 'h' in s && s.h !== undefined ? s.h : b.maxY - b.minY;
+    const fontSize = editing.fontSize(s);
     this.scene.hidden.add(id);
     this.renderer.invalidate();
     const done = () => {
@@ -558,16 +565,16 @@ export class BoardView implements ToolHost, EditorApi {
       text: ('text' in s && typeof s.text === 'string' ? s.text : '') ?? '',
       screenRect: { x: tl.x, y: tl.y, width: w * camera.zoom, height: h * camera.zoom },
       zoom: camera.zoom,
-      font: s.kind === 'text' ? s.font : this.styles.text.textFont,
+      font: editing.font(s, this.styles.text.textFont),
       fontSize,
-      color: s.kind === 'text' ? cssColor(s.color) : '#1f2328',
-      background: s.kind === 'sticky' ? cssColor(s.color) : undefined,
-      align: s.kind === 'text' ? 'left' : 'center',
+      color: editing.color(s),
+      background: editing.background(s),
+      align: editing.align,
       onCommit: (text) => {
         done();
         const current = this.scene.get(id)?.shape;
         if (!current) return;
-        if (s.kind === 'text' && !text.trim()) {
+        if (editing.removeWhenEmpty && !text.trim()) {
           if (this.mayDelete(current)) this.commit((d) => arrange.deleteShapes(d, [id], () => true));
           return;
         }

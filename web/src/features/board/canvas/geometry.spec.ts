@@ -5,16 +5,9 @@
 /** Geometry per shape kind: boxes, bounds under rotation, hit tests, routes, text layout, ink. */
 import { packPoints } from '@wb/proto';
 import type { ShapeRecord } from '@wb/proto';
-import {
-  connectorPath,
-  hitsShape,
-  localBox,
-  localPoints,
-  sampleCurve,
-  shapeBounds,
-  shapeOutline,
-  shapeTouchesRect,
-} from './geometry';
+import { hitsShape, localBox, localPoints, sampleCurve, shapeBounds, shapeTouchesRect } from './geometry';
+import { connectorPath } from './shapes/connector';
+import { shapeOutline } from './shapes/shape';
 import { layoutText, fitFontSize } from './textLayout';
 import { backgroundIsDark, inkColor, invertLightness, luminance } from './theme';
 

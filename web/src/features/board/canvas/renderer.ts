@@ -13,6 +13,7 @@ import type { Camera, Rect } from './camera';
 import { visibleRect } from './camera';
 import { drawBackground, type Region } from './background';
 import { paintItem } from './painters';
+import { utilOf } from './shapes/registry';
 import type { Scene } from './scene';
 import { DEFAULT_PAINT_CONTEXT, type PaintContext } from './theme';
 
@@ -536,11 +537,16 @@ export class CanvasRenderer {
 }
 
 /**
- * kinds whose caches are computed from the record alone: images, document pages, formulas and
- * graphs would start downloads or typesetting for the whole board, so they wait to be seen
+ * kinds whose caches are computed from the record alone: images, document pages (ShapeUtil.assetUrl),
+ * formulas and graphs (ShapeUtil.typeset) would start downloads or typesetting for the whole
+ * board, so they wait to be seen
  */
-const NOT_WARMED = new Set<string>(['image', 'documentPage', 'formula', 'graph']);
-const WARMED_KINDS = new Set<string>(SHAPE_KINDS.filter((k) => !NOT_WARMED.has(k)));
+const WARMED_KINDS = new Set<string>(
+  SHAPE_KINDS.filter((k) => {
+    const util = utilOf(k);
+    return !util.assetUrl && !util.typeset;
+  }),
+);
 
 /** requestIdleCallback where there is one (not in jsdom or Safari): else 8 ms slices */
 function whenIdle(fn: (deadline: { timeRemaining(): number }) => void): number {

@@ -3,40 +3,14 @@
  * returns a new plain ShapeRecord that validateShapeRecord accepts; the committed record is
  * written by the caller in one change.
  */
-import { packPoints, POINTS_GRID_EXP } from '@wb/proto';
 import type { ShapeRecord } from '@wb/proto';
 import type { Point, Rect } from './camera';
-import { localBox, localPoints } from './geometry';
-
-const MAX_FONT = 1000;
-const MIN_FONT = 1;
+import { localBox } from './geometry';
+import { utilOf } from './shapes/registry';
 
 export function translateShape<S extends ShapeRecord>(shape: S, dx: number, dy: number): S {
   return { ...shape, x: shape.x + dx, y: shape.y + dy };
 }
-
-/** the grid a record's points were packed on (compact form), so a resize keeps their precision */
-function gridExpOf(points: Uint8Array): number {
-  if (points.length % 8 !== 0 && points[0]! <= POINTS_GRID_EXP.max) return points[0]!;
-  return POINTS_GRID_EXP.default;
-}
-
-function scalePoints(points: Uint8Array, sx: number, sy: number): Uint8Array {
-  const pts = localPoints({ points } as ShapeRecord);
-  const out = new Float64Array(pts.length);
-  for (let i = 0; i + 1 < pts.length; i += 2) {
-    out[i] = pts[i]! * sx;
-    out[i + 1] = pts[i + 1]! * sy;
-  }
-  return packPoints(out, gridExpOf(points));
-}
-
-/** one scale for shapes that keep their proportions: the factor that changed most */
-function dominant(sx: number, sy: number): number {
-  return Math.abs(sx - 1) >= Math.abs(sy - 1) ? sx : sy;
-}
-
-const clampFont = (v: number) => Math.min(MAX_FONT, Math.max(MIN_FONT, v));
 
 /**
  * Map a shape from the selection box `from` to `to`. Its box centre follows the mapping; its
@@ -65,46 +39,8 @@ export function resizeShape<S extends ShapeRecord>(shape: S, from: Rect, to: Rec
   const ncx = mapX(cx);
   const ncy = mapY(cy);
 
-  const r = shape as ShapeRecord;
-  switch (r.kind) {
-    case 'pen':
-    case 'line':
-    case 'polyline':
-    case 'curve':
-    case 'connector': {
-      // box centre relative to the shape's origin scales with the points
-      const bcx = cx - r.x;
-      const bcy = cy - r.y;
-      return { ...shape, x: ncx - bcx * lx, y: ncy - bcy * ly, points: scalePoints(r.points, lx, ly) };
-    }
-    case 'arc': {
-      const k = dominant(lx, ly);
-      return { ...shape, x: ncx - (cx - r.x) * k, y: ncy - (cy - r.y) * k, r: r.r * k };
-    }
-    case 'text': {
-      const w = r.w * lx;
-      const h = box.h * ly;
-      return { ...shape, x: ncx - w / 2, y: ncy - h / 2, w, fontSize: clampFont(r.fontSize * ly) };
-    }
-    case 'formula': {
-      const fontSize = clampFont(r.fontSize * dominant(lx, ly));
-      // the rendered size (w/h, when stored) grows with the font; the box follows the clamped size
-      const k = fontSize / r.fontSize;
-      const sized = typeof r.w === 'number' && typeof r.h === 'number' ? { w: r.w * k, h: r.h * k } : {};
-      return { ...shape, ...sized, x: ncx - (box.w * k) / 2, y: ncy - (box.h * k) / 2, fontSize };
-    }
-    case 'sticky': {
-      const k = dominant(lx, ly);
-      const w = r.w * k;
-      const h = r.h * k;
-      return { ...shape, x: ncx - w / 2, y: ncy - h / 2, w, h };
-    }
-    default: {
-      const w = box.w * lx;
-      const h = box.h * ly;
-      return { ...shape, x: ncx - w / 2, y: ncy - h / 2, w, h };
-    }
-  }
+  // the kind maps its own fields (points, w/h, r, font size): shapes/*.ts resize
+  return utilOf(shape.kind).resize(shape, { box, lx, ly, cx, cy, ncx, ncy }) as S;
 }
 
 /** an angle in (−π, π] */

@@ -3,18 +3,15 @@
  * board's image cache (one decode at a time, as on screen) and waited for, so the export shows
  * the pictures instead of placeholders. Vector exports embed them as data: URLs.
  */
-import { documentPageUrl, imageCache, imageUrl, type Asset } from '../canvas/imageCache';
+import { imageCache, type Asset } from '../canvas/imageCache';
 import { paintItem } from '../canvas/painters';
 import type { SceneItem } from '../canvas/scene';
+import { utilOf } from '../canvas/shapes/registry';
 import type { PaintContext } from '../canvas/theme';
 import type { Slicer } from './slices';
 
-const urlOf = (item: SceneItem): string | null => {
-  const s = item.shape;
-  if (s.kind === 'image') return imageUrl(s.fileId);
-  if (s.kind === 'documentPage') return documentPageUrl(s.fileId, s.page);
-  return null;
-};
+/** the picture a shape is drawn from (images, document pages: ShapeUtil.assetUrl), or null */
+const urlOf = (item: SceneItem): string | null => utilOf(item.shape.kind).assetUrl?.(item.shape) ?? null;
 
 function settled(url: string): Promise<Asset> {
   return new Promise((resolve) => {
@@ -46,7 +43,7 @@ export const TYPESET_WAIT_MS = 20_000;
  * none still loading or the wait runs out.
  */
 export async function typesetFirst(items: readonly SceneItem[], paint: PaintContext, slicer: Slicer): Promise<void> {
-  const lazy = items.filter((it) => it.shape.kind === 'formula' || it.shape.kind === 'graph');
+  const lazy = items.filter((it) => utilOf(it.shape.kind).typeset);
   if (!lazy.length) return;
   const g = Object.assign(document.createElement('canvas'), { width: 1, height: 1 }).getContext('2d');
   if (!g) return;

@@ -1,8 +1,11 @@
 /**
- * Shapes as vector drawings for the SVG and PDF exports: the same geometry the painters draw
- * (geometry.ts, textLayout.ts, perfect-freehand, the line patterns and ink colours), described
- * as data (paths, text lines, images, SVG fragments) that svgExport writes as SVG elements and
- * pdfExport as PDF path and text operators. World coordinates throughout.
+ * Shapes as vector drawings for the SVG and PDF exports: each kind's module draws its own
+ * (ShapeUtil.vector, shapes/registry.ts) with the same geometry the painters draw (geometry.ts,
+ * textLayout.ts, perfect-freehand, the line patterns and ink colours), described as data (paths,
+ * text lines, images, SVG fragments: the drawing model in canvas/shapes/shared/vector.ts) that
+ * svgExport writes as SVG elements and pdfExport as PDF path and text operators. World
+ * coordinates throughout. Here: a drawing's rotation and opacity, the formulas' and graphs'
+ * fragments, the background, and SVG.
  */
 import type { BoardBackground, ShapeRecord } from '@wb/proto';
 import {
@@ -17,71 +20,37 @@ import {
   type GridSpacing,
 } from '../canvas/background';
 import type { Rect } from '../canvas/camera';
-import {
-  arrowSize,
-  connectorPath,
-  cssColor,
-  curveBeziers,
-  drawnStrokeWidth,
-  FORMULA_FONT,
-  isFilled,
-  shapeGeometry,
-} from '../canvas/geometry';
-import { pressureOutline, trimmedForHeads } from '../canvas/painters';
+import { shapeGeometry } from '../canvas/geometry';
 import type { SceneItem } from '../canvas/scene';
-import { layoutText, shapeLabelText, stickyText, type TextLayout } from '../canvas/textLayout';
+import { utilOf } from '../canvas/shapes/registry';
+import { num } from '../canvas/shapes/shared/geometry';
 import {
-  backgroundIsDark,
-  inkColor,
-  stickyTextColor,
-  surfaceColor,
-  uiColors,
-  type PaintContext,
-} from '../canvas/theme';
+  CURVE,
+  LINE,
+  MOVE,
+  rectD,
+  type Paint,
+  type PathData,
+  type Prim,
+  type StrokeStyle,
+  type VectorContext,
+} from '../canvas/shapes/shared/vector';
+import { surfaceColor, type PaintContext } from '../canvas/theme';
 
-// ---------------------------------------------------------------------------------------------
-// The drawing model
-
-/** path commands in a flat array: MOVE x y, LINE x y, CURVE c1x c1y c2x c2y x y, CLOSE */
-export const MOVE = 0;
-export const LINE = 1;
-export const CURVE = 2;
-export const CLOSE = 3;
-export type PathData = number[];
-
-export interface Paint {
-  /** #rrggbb */
-  color: string;
-  alpha: number;
-}
-export interface StrokeStyle extends Paint {
-  width: number;
-  cap: 'round' | 'butt';
-  join: 'round' | 'miter';
-  dash: number[] | null;
-}
-
-export type Prim =
-  | { t: 'path'; d: PathData; fill: Paint | null; stroke: StrokeStyle | null; multiply?: boolean }
-  /** lines of text; line i's vertical middle is at top + lineHeight × (i + ½) like the painters' */
-  | {
-      t: 'text';
-      lines: string[];
-      x: number;
-      top: number;
-      width: number;
-      lineHeight: number;
-      fontSize: number;
-      font: string;
-      color: string;
-      align: 'left' | 'center';
-    }
-  /** a raster image (a data: URL) */
-  | { t: 'image'; href: string; x: number; y: number; w: number; h: number }
-  /** an SVG fragment (a typeset formula, a plotted graph) stretched over the box */
-  | { t: 'svg'; svg: string; x: number; y: number; w: number; h: number }
-  /** prims drawn clipped to a rectangle */
-  | { t: 'clip'; x: number; y: number; w: number; h: number; prims: Prim[] };
+export {
+  arcD,
+  CLOSE,
+  CURVE,
+  ellipseD,
+  LINE,
+  MOVE,
+  rectD,
+  type Paint,
+  type PathData,
+  type Prim,
+  type StrokeStyle,
+  type VectorContext,
+} from '../canvas/shapes/shared/vector';
 
 export interface ShapeDrawing {
   id: string;
@@ -91,22 +60,11 @@ export interface ShapeDrawing {
   prims: Prim[];
 }
 
-/** what a drawing depends on besides the shape */
-export interface VectorContext {
-  /** ink colours: the export draws in the light theme on its background */
-  paint: Pick<PaintContext, 'theme' | 'background'>;
-  /** typeset formulas and plotted graphs by shape id (collectFragments) */
-  fragments?: ReadonlyMap<string, string | null>;
-  /** loaded images and document pages by shape id, as data: URLs */
-  images?: ReadonlyMap<string, string>;
-}
-
 /** renders a formula or graph as an SVG fragment (null: not possible, the placeholder is drawn) */
 export type VectorFor = (shape: ShapeRecord) => Promise<string | null>;
 
 /** where text's alphabetic baseline sits below the middle of its line, in em (canvas 'middle') */
 export const BASELINE_SHIFT = 0.35;
-const SANS = 'sans-serif';
 
 /** the painting context of an export: light theme; a blackboard keeps its chalk ink when drawn */
 export function exportPaint(background: BoardBackground, withBackground: boolean): PaintContext {
@@ -119,387 +77,7 @@ export function exportPaint(background: BoardBackground, withBackground: boolean
 }
 
 // ---------------------------------------------------------------------------------------------
-// Paths
-
-function polyD(pts: ArrayLike<number>, ox: number, oy: number, closed: boolean): PathData {
-  const d: PathData = [];
-  if (pts.length < 2) return d;
-  d.push(MOVE, pts[0]! + ox, pts[1]! + oy);
-  if (pts.length === 2) d.push(LINE, pts[0]! + ox + 0.01, pts[1]! + oy); // a dot, as painters draw it
-  for (let i = 2; i + 1 < pts.length; i += 2) d.push(LINE, pts[i]! + ox, pts[i + 1]! + oy);
-  if (closed) d.push(CLOSE);
-  return d;
-}
-
-/** the circular arc as cubic beziers (PDF has no arcs), the way canvas arc() sweeps it */
-export function arcD(cx: number, cy: number, r: number, start: number, end: number): PathData {
-  let sweep = end - start;
-  if (Math.abs(sweep) > 2 * Math.PI) sweep = Math.sign(sweep) * 2 * Math.PI;
-  const n = Math.max(1, Math.ceil(Math.abs(sweep) / (Math.PI / 2) - 1e-9));
-  const step = sweep / n;
-  const k = (4 / 3) * Math.tan(step / 4);
-  const d: PathData = [MOVE, cx + r * Math.cos(start), cy + r * Math.sin(start)];
-  for (let i = 0; i < n; i++) {
-    const a0 = start + i * step;
-    const a1 = a0 + step;
-    const c0 = Math.cos(a0);
-    const s0 = Math.sin(a0);
-    const c1 = Math.cos(a1);
-    const s1 = Math.sin(a1);
-    d.push(
-      CURVE,
-      cx + r * (c0 - k * s0),
-      cy + r * (s0 + k * c0),
-      cx + r * (c1 + k * s1),
-      cy + r * (s1 - k * c1),
-      cx + r * c1,
-      cy + r * s1,
-    );
-  }
-  return d;
-}
-
-/** an axis-aligned ellipse as four cubic beziers */
-export function ellipseD(cx: number, cy: number, rx: number, ry: number): PathData {
-  const k = 0.5522847498;
-  // prettier-ignore
-  return [
-    MOVE, cx + rx, cy,
-    CURVE, cx + rx, cy + k * ry, cx + k * rx, cy + ry, cx, cy + ry,
-    CURVE, cx - k * rx, cy + ry, cx - rx, cy + k * ry, cx - rx, cy,
-    CURVE, cx - rx, cy - k * ry, cx - k * rx, cy - ry, cx, cy - ry,
-    CURVE, cx + k * rx, cy - ry, cx + rx, cy - k * ry, cx + rx, cy,
-    CLOSE,
-  ];
-}
-
-// prettier-ignore
-export const rectD = (x: number, y: number, w: number, h: number): PathData => [
-  MOVE, x, y, LINE, x + w, y, LINE, x + w, y + h, LINE, x, y + h, CLOSE,
-];
-
-/** the arrowheads of a line or connector (filled triangles), as painters.ts arrowHeads */
-function arrowHeadsD(path: ArrayLike<number>, ox: number, oy: number, start: boolean, end: boolean, size: number) {
-  const d: PathData = [];
-  const n = path.length;
-  const head = (tx: number, ty: number, fx: number, fy: number) => {
-    const a = Math.atan2(ty - fy, tx - fx);
-    const spread = 0.45;
-    d.push(MOVE, tx + ox, ty + oy);
-    d.push(LINE, tx + ox - size * Math.cos(a - spread), ty + oy - size * Math.sin(a - spread));
-    d.push(LINE, tx + ox - size * Math.cos(a + spread), ty + oy - size * Math.sin(a + spread));
-    d.push(CLOSE);
-  };
-  if (n >= 4) {
-    if (end) head(path[n - 2]!, path[n - 1]!, path[n - 4]!, path[n - 3]!);
-    if (start) head(path[0]!, path[1]!, path[2]!, path[3]!);
-  }
-  return d;
-}
-
-// ---------------------------------------------------------------------------------------------
-// Styles (as painters.ts applyPattern / fillStyleOf)
-
-function strokeOf(shape: ShapeRecord, ctx: VectorContext, width: number): { stroke: StrokeStyle; multiply: boolean } {
-  const color = inkColor(shape.strokeColor ?? 0, ctx.paint);
-  const base: StrokeStyle = { color, alpha: 1, width, cap: 'round', join: 'round', dash: null };
-  switch (shape.linePattern ?? 'pen') {
-    case 'dashed':
-      return { stroke: { ...base, cap: 'butt', dash: [width * 3, width * 2] }, multiply: false };
-    case 'dotted':
-      return { stroke: { ...base, dash: [0.001, width * 2] }, multiply: false };
-    case 'marker':
-      return { stroke: { ...base, cap: 'butt' }, multiply: false };
-    case 'highlighter':
-      return {
-        stroke: { ...base, cap: 'butt', alpha: 0.35 },
-        multiply: !backgroundIsDark(ctx.paint.background, ctx.paint.theme),
-      };
-    default:
-      return { stroke: base, multiply: false };
-  }
-}
-
-function fillOf(shape: ShapeRecord): Paint | null {
-  if (!isFilled(shape)) return null;
-  return { color: cssColor(shape.fillColor), alpha: shape.fill === 'semi' ? 0.3 : 1 };
-}
-
-const str = (v: unknown): string => (typeof v === 'string' ? v : '');
-const num = (v: unknown, fallback = 0): number => (typeof v === 'number' && Number.isFinite(v) ? v : fallback);
-
-/** centred lines in a box (labels, sticky notes: laid out by textLayout's fitText, as the painters) */
-function centredText(
-  layout: TextLayout,
-  font: string,
-  fontSize: number,
-  box: { x: number; y: number; w: number; h: number },
-  color: string,
-): Prim {
-  return {
-    t: 'text',
-    lines: layout.lines,
-    x: box.x,
-    top: box.y + (box.h - layout.height) / 2,
-    width: box.w,
-    lineHeight: layout.lineHeight,
-    fontSize,
-    font,
-    color,
-    align: 'center',
-  };
-}
-
-/** formula / graph source in a frame, as the painters' placeholderBox */
-function placeholderBox(
-  box: { x: number; y: number; w: number; h: number },
-  label: string,
-  color: string,
-  fontSize: number,
-  ctx: VectorContext,
-  wrap: boolean,
-): Prim[] {
-  const { x, y, w, h } = box;
-  const pad = Math.min(fontSize * 0.5, w / 4);
-  const layout = layoutText(label, FORMULA_FONT, fontSize, wrap ? Math.max(1, w - 2 * pad) : Infinity);
-  const frame: StrokeStyle = {
-    color: uiColors(ctx.paint).frame,
-    alpha: 1,
-    width: 1,
-    cap: 'butt',
-    join: 'miter',
-    dash: null,
-  };
-  return [
-    { t: 'path', d: rectD(x, y, w, h), fill: null, stroke: frame },
-    {
-      t: 'clip',
-      x,
-      y,
-      w,
-      h,
-      prims: [
-        {
-          t: 'text',
-          lines: layout.lines,
-          x: x + pad,
-          top: y + pad,
-          width: w - 2 * pad,
-          lineHeight: layout.lineHeight,
-          fontSize,
-          font: FORMULA_FONT,
-          color,
-          align: 'left',
-        },
-      ],
-    },
-  ];
-}
-
-function assetPlaceholder(x: number, y: number, w: number, h: number, ctx: VectorContext): Prim[] {
-  const ui = uiColors(ctx.paint);
-  const frame: StrokeStyle = { color: ui.glyph, alpha: 1, width: 1, cap: 'butt', join: 'miter', dash: null };
-  return [{ t: 'path', d: rectD(x, y, w, h), fill: { color: ui.placeholder, alpha: 1 }, stroke: frame }];
-}
-
-// ---------------------------------------------------------------------------------------------
 // Shapes
-
-function shapePrims(item: SceneItem, ctx: VectorContext): Prim[] {
-  const shape = item.shape;
-  const pts = item.points;
-  switch (shape.kind) {
-    case 'pen': {
-      const width = drawnStrokeWidth(shape);
-      const { stroke, multiply } = strokeOf(shape, ctx, width);
-      const outline = pressureOutline(shape, pts);
-      if (outline) {
-        return [
-          {
-            t: 'path',
-            d: polyD(outline, 0, 0, true),
-            fill: { color: stroke.color, alpha: stroke.alpha },
-            stroke: null,
-            multiply,
-          },
-        ];
-      }
-      return [{ t: 'path', d: polyD(pts, shape.x, shape.y, false), fill: null, stroke, multiply }];
-    }
-    case 'line':
-    case 'connector': {
-      const width = drawnStrokeWidth(shape);
-      const start = !!shape.arrowStart;
-      const end = !!shape.arrowEnd;
-      const route = shape.kind === 'connector' ? connectorPath(pts, !!shape.elbow, shape.fromAnchor) : pts;
-      const size = arrowSize(width);
-      const { stroke, multiply } = strokeOf(shape, ctx, width);
-      const line = start || end ? trimmedForHeads(route, start, end, size * 0.7) : route;
-      const out: Prim[] = [{ t: 'path', d: polyD(line, shape.x, shape.y, false), fill: null, stroke, multiply }];
-      if (start || end)
-        out.push({
-          t: 'path',
-          d: arrowHeadsD(route, shape.x, shape.y, start, end, size),
-          fill: { color: stroke.color, alpha: 1 },
-          stroke: null,
-        });
-      return out;
-    }
-    case 'polyline':
-    case 'curve': {
-      const closed = !!shape.closed;
-      let d: PathData;
-      if (shape.kind === 'curve' && pts.length >= 4) {
-        d = [MOVE, pts[0]! + shape.x, pts[1]! + shape.y];
-        const bz = curveBeziers(pts, closed);
-        for (let i = 0; i + 5 < bz.length; i += 6)
-          d.push(
-            CURVE,
-            bz[i]! + shape.x,
-            bz[i + 1]! + shape.y,
-            bz[i + 2]! + shape.x,
-            bz[i + 3]! + shape.y,
-            bz[i + 4]! + shape.x,
-            bz[i + 5]! + shape.y,
-          );
-        if (closed) d.push(CLOSE);
-      } else d = polyD(pts, shape.x, shape.y, closed);
-      const fill = closed ? fillOf(shape) : null;
-      const out: Prim[] = [];
-      if (fill) out.push({ t: 'path', d, fill, stroke: null });
-      if ((shape.strokeWidth ?? 3) > 0)
-        out.push({ t: 'path', d, fill: null, ...strokeOf(shape, ctx, drawnStrokeWidth(shape)) });
-      return out;
-    }
-    case 'arc': {
-      const d = arcD(shape.x, shape.y, Math.max(0, num(shape.r)), num(shape.startAngle), num(shape.endAngle));
-      return [{ t: 'path', d, fill: null, ...strokeOf(shape, ctx, drawnStrokeWidth(shape)) }];
-    }
-    case 'shape': {
-      const geo = shapeGeometry(shape, pts);
-      const { box } = geo;
-      const d =
-        shape.shapeType === 'ellipse'
-          ? ellipseD(box.x + box.w / 2, box.y + box.h / 2, Math.max(0, box.w / 2), Math.max(0, box.h / 2))
-          : polyD(geo.outline!, box.x, box.y, true);
-      const fill = fillOf(shape);
-      const out: Prim[] = [];
-      if (fill) out.push({ t: 'path', d, fill, stroke: null });
-      if ((shape.strokeWidth ?? 2) > 0)
-        out.push({ t: 'path', d, fill: null, ...strokeOf(shape, ctx, drawnStrokeWidth(shape)) });
-      const label = str(shape.text);
-      if (label.trim()) {
-        const fitted = shapeLabelText(label, SANS, box.x, box.y, box.w, box.h);
-        const color =
-          fill && shape.fill === 'solid'
-            ? stickyTextColor(shape.fillColor as number)
-            : inkColor(shape.strokeColor ?? 0, ctx.paint);
-        out.push(centredText(fitted.layout, SANS, fitted.fontSize, fitted.box, color));
-      }
-      return out;
-    }
-    case 'sticky': {
-      const { x, y } = shape;
-      const w = Math.max(0, num(shape.w));
-      const h = Math.max(0, num(shape.h));
-      const d = Math.max(1.5, Math.min(w, h) * 0.02);
-      const out: Prim[] = [
-        {
-          t: 'path',
-          d: rectD(x + d * 0.5, y + d * 1.5, w + d, h + d),
-          fill: { color: '#000000', alpha: 0.07 },
-          stroke: null,
-        },
-        { t: 'path', d: rectD(x + d * 0.25, y + d * 0.75, w, h), fill: { color: '#000000', alpha: 0.1 }, stroke: null },
-        { t: 'path', d: rectD(x, y, w, h), fill: { color: cssColor(shape.color, '#fff59d'), alpha: 1 }, stroke: null },
-      ];
-      const text = str(shape.text);
-      if (!text) return out;
-      const fitted = stickyText(text, SANS, x, y, w, h);
-      const label = centredText(fitted.layout, SANS, fitted.fontSize, fitted.box, stickyTextColor(shape.color));
-      out.push(fitted.overflows ? { t: 'clip', x, y, w, h, prims: [label] } : label);
-      return out;
-    }
-    case 'text': {
-      const fontSize = num(shape.fontSize, 16);
-      const font = str(shape.font) || SANS;
-      const w = num(shape.w);
-      const layout = layoutText(str(shape.text), font, fontSize, w > 0 ? w : Infinity);
-      return [
-        {
-          t: 'text',
-          lines: layout.lines,
-          x: shape.x,
-          top: shape.y,
-          width: w > 0 ? w : layout.width,
-          lineHeight: layout.lineHeight,
-          fontSize,
-          font,
-          color: inkColor(shape.color ?? 0, ctx.paint),
-          align: 'left',
-        },
-      ];
-    }
-    case 'formula': {
-      const { box } = shapeGeometry(shape, pts);
-      const svg = ctx.fragments?.get(shape.id);
-      if (svg) return [{ t: 'svg', svg, x: box.x, y: box.y, w: box.w, h: box.h }];
-      return placeholderBox(
-        box,
-        str(shape.latex),
-        inkColor(shape.color ?? 0, ctx.paint),
-        num(shape.fontSize) || 20,
-        ctx,
-        false,
-      );
-    }
-    case 'graph': {
-      const { box } = shapeGeometry(shape, pts);
-      const svg = ctx.fragments?.get(shape.id);
-      if (svg) return [{ t: 'svg', svg, x: box.x, y: box.y, w: box.w, h: box.h }];
-      const { x, y, w, h } = box;
-      const axes: StrokeStyle = {
-        color: uiColors(ctx.paint).glyph,
-        alpha: 1,
-        width: 1,
-        cap: 'butt',
-        join: 'miter',
-        dash: null,
-      };
-      return [
-        {
-          t: 'path',
-          d: [MOVE, x, y + h / 2, LINE, x + w, y + h / 2, MOVE, x + w / 2, y, LINE, x + w / 2, y + h],
-          fill: null,
-          stroke: axes,
-        },
-        ...placeholderBox(
-          box,
-          str(shape.spec),
-          inkColor(0x555555, ctx.paint),
-          Math.max(8, Math.min(14, h / 10)),
-          ctx,
-          true,
-        ),
-      ];
-    }
-    case 'image':
-    case 'documentPage': {
-      const w = Math.max(0, num(shape.w));
-      const h = Math.max(0, num(shape.h));
-      const href = ctx.images?.get(shape.id);
-      return href
-        ? [{ t: 'image', href, x: shape.x, y: shape.y, w, h }]
-        : assetPlaceholder(shape.x, shape.y, w, h, ctx);
-    }
-    default: {
-      // a kind this version does not know: its bounds, dashed, as the canvas outlines it
-      const b = item.bounds;
-      const dash: StrokeStyle = { color: '#888888', alpha: 1, width: 1, cap: 'butt', join: 'miter', dash: [4, 4] };
-      return [{ t: 'path', d: rectD(b.minX, b.minY, b.maxX - b.minX, b.maxY - b.minY), fill: null, stroke: dash }];
-    }
-  }
-}
 
 /** a scene item as a vector drawing */
 export function shapeDrawing(item: SceneItem, ctx: VectorContext): ShapeDrawing {
@@ -511,7 +89,7 @@ export function shapeDrawing(item: SceneItem, ctx: VectorContext): ShapeDrawing 
     rotation = { angle, cx: box.x + box.w / 2, cy: box.y + box.h / 2 };
   }
   const opacity = typeof shape.opacity === 'number' ? Math.max(0, Math.min(1, shape.opacity)) : 1;
-  return { id: shape.id, rotation, opacity, prims: shapePrims(item, ctx) };
+  return { id: shape.id, rotation, opacity, prims: utilOf(shape.kind).vector(item, ctx) };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -534,7 +112,7 @@ export async function collectFragments(
   const out = new Map<string, string | null>();
   if (!vectorFor) return out;
   for (const it of items) {
-    if (it.shape.kind !== 'formula' && it.shape.kind !== 'graph') continue;
+    if (!utilOf(it.shape.kind).typeset) continue;
     if (signal?.aborted) break;
     try {
       out.set(it.shape.id, safeFragment(await vectorFor(it.shape)));

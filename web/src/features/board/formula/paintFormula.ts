@@ -8,7 +8,7 @@
  * the panel stores it in the record as w/h, so every peer's bounds match).
  */
 import type { FormulaShape } from '@wb/proto';
-import { FORMULA_FONT } from '../canvas/geometry';
+import { FORMULA_FONT } from '../canvas/shapes/shared/geometry';
 import { cssFont, layoutText } from '../canvas/textLayout';
 import { inkColor, uiColors, type PaintContext } from '../canvas/theme';
 import { formulaImages, type FormulaImageCache } from './formulaImages';

@@ -9,7 +9,8 @@ import type { BoardDoc } from '../../realtime/boardDoc';
 import { getShape, moveShape, putShape, removeShape } from '../../realtime/boardDoc';
 import { intersects, type Point, type Rect } from '../camera';
 import { isOrderKey, keyBetween } from '../fractionalIndex';
-import type { ToolStyle } from '../tools/types';
+import { utilOf } from '../shapes/registry';
+import type { TextStylePatch } from '../shapes/types';
 import { setShapeText } from '../textOps';
 import { setFields } from './undo';
 
@@ -175,36 +176,30 @@ export function put(d: BoardDoc, shape: ShapeRecord): void {
   putShape(d, shape);
 }
 
-const NO_STROKE = new Set(['sticky', 'text', 'formula', 'image', 'documentPage', 'graph']);
-const FILLABLE = new Set(['shape', 'polyline', 'curve']);
-
 /**
- * Apply a style change to the shapes that have the styled property: stroke fields to stroked
- * kinds, fill to closed ones, text colour/size/font to text (colour to formulas too), the sticky
- * colour to stickies. Locked shapes keep their style. Returns how many shapes changed.
+ * Apply a style change to the shapes that have the styled property (their kind says which:
+ * ShapeUtil.style and restyle): stroke fields to stroked kinds, fill to closed ones, text
+ * colour/size/font to text (colour to formulas too), the sticky colour to stickies. Locked shapes
+ * keep their style. Returns how many shapes changed.
  */
 export function restyle(
   d: BoardDoc,
   ids: Iterable<string>,
   fields: Readonly<Record<string, unknown>>,
-  patch: Partial<Pick<ToolStyle, 'textColor' | 'stickyColor' | 'textSize' | 'textFont'>> = {},
+  patch: TextStylePatch = {},
 ): number {
   let n = 0;
   for (const id of ids) {
     const s = getShape(d, id);
     if (!s || s.locked) continue;
+    const util = utilOf(s.kind);
     const next: Record<string, unknown> = {};
     for (const [k, v] of Object.entries(fields)) {
-      if ((k === 'fill' || k === 'fillColor') && !FILLABLE.has(s.kind)) continue;
-      if ((k === 'strokeColor' || k === 'strokeWidth' || k === 'linePattern') && NO_STROKE.has(s.kind)) continue;
+      if ((k === 'fill' || k === 'fillColor') && !util.style.fill) continue;
+      if ((k === 'strokeColor' || k === 'strokeWidth' || k === 'linePattern') && !util.style.stroke) continue;
       next[k] = v;
     }
-    if (s.kind === 'text') {
-      if (patch.textColor !== undefined) next.color = patch.textColor;
-      if (patch.textSize !== undefined) next.fontSize = patch.textSize;
-      if (patch.textFont !== undefined) next.font = patch.textFont;
-    } else if (s.kind === 'formula' && patch.textColor !== undefined) next.color = patch.textColor;
-    else if (s.kind === 'sticky' && patch.stickyColor !== undefined) next.color = patch.stickyColor;
+    util.restyle?.(patch, next);
     const after = { ...s, ...next } as ShapeRecord;
     const keys = Object.keys(next).filter((k) => (s as unknown as Record<string, unknown>)[k] !== next[k]);
     if (!keys.length) continue;

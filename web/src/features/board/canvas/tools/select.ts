@@ -4,7 +4,8 @@
  * scene.offsets, snapped with guides, Alt disables), eight handles resize it (Shift keeps the
  * ratio; several shapes resize together) and a handle above it rotates it (Shift: 15° steps),
  * previewed through scene.overrides. One commit at pointer up. Locked shapes can be selected but
- * not moved, resized or rotated. Double-click edits a sticky's, text's or shape's text.
+ * not moved, resized or rotated. Double-click edits a sticky's, text's or shape's text (a
+ * formula's or graph's in its panel): the kinds with ShapeUtil.editing.
  */
 import type { ShapeRecord } from '@wb/proto';
 import { moveShape } from '../../realtime/boardDoc';
@@ -14,6 +15,7 @@ import { patchShape } from '../editor/undo';
 import { drawGuides, snapBox, snapQueryRect, SNAP_PX, type Guide } from '../editor/snapping';
 import { localBox, unrotate } from '../geometry';
 import type { SceneItem } from '../scene';
+import { utilOf } from '../shapes/registry';
 import { resizeShape, rotateShape } from '../transform';
 import type { Tool, ToolHost, ToolPointer } from './types';
 
@@ -42,10 +44,6 @@ export interface SelectToolOptions {
   /** snapping settings; default: shapes only, no grid */
   snapping?: SnapSettings;
 }
-
-/** kinds that carry text edited in place */
-/** a double click edits these (text in place; formulas and graphs in their panels) */
-const TEXT_KINDS = new Set(['sticky', 'text', 'shape', 'formula', 'graph']);
 
 const centreOf = (r: Rect): Point => ({ x: (r.minX + r.maxX) / 2, y: (r.minY + r.maxY) / 2 });
 
@@ -270,8 +268,9 @@ export class SelectTool implements Tool {
       return;
     }
     const id = hit.shape.id;
-    // a double click edits the text when released in place (a quick click-then-drag still moves)
-    const edit = p.clicks >= 2 && TEXT_KINDS.has(hit.shape.kind) && !p.shift && host.canEdit();
+    // a double click edits the text when released in place (a quick click-then-drag still moves):
+    // kinds with ShapeUtil.editing, their text in place or (formulas, graphs) in their panels
+    const edit = p.clicks >= 2 && !!utilOf(hit.shape.kind).editing && !p.shift && host.canEdit();
     const group = expandGroups([id], host.scene);
     const sel = new Set(host.selection());
     const wasSelected = sel.has(id);

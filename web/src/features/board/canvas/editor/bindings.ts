@@ -2,7 +2,7 @@
  * Connector bindings (issue 13): a connector's ends sit on the boxes of the shapes it is bound
  * to (fromId / toId) and follow them. The record stores the two end points only (packed, relative
  * to its x, y = the top-left of the two); the painter routes an elbow connector from them
- * (geometry.connectorPath), so moving a shape never has to rewrite a route.
+ * (shapes/connector.ts connectorPath), so moving a shape never has to rewrite a route.
  */
 import { packPoints } from '@wb/proto';
 import type { ConnectorShape, ShapeRecord } from '@wb/proto';

@@ -124,7 +124,7 @@ export const rectD = (x: number, y: number, w: number, h: number): PathData => [
   MOVE, x, y, LINE, x + w, y, LINE, x + w, y + h, LINE, x, y + h, CLOSE,
 ];
 
-/** the arrowheads of a line or connector (filled triangles), as painters.ts arrowHeads */
+/** the arrowheads of a line or connector (filled triangles), as shared/paint.ts arrowHeads */
 export function arrowHeadsD(
   path: ArrayLike<number>,
   ox: number,

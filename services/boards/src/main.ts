@@ -9,7 +9,15 @@ import { startTracing } from '@wb/platform/tracing';
 const tracing = startTracing('boards');
 
 import { join } from 'node:path';
-import { createQueue, createWorker, metricsRegistry, PlanLookup, runMain, startServiceRuntime, VersionedReplyCache } from '@wb/platform';
+import {
+  createQueue,
+  createWorker,
+  metricsRegistry,
+  PlanLookup,
+  runMain,
+  startServiceRuntime,
+  VersionedReplyCache,
+} from '@wb/platform';
 import { SCHEMA } from './commands/deps';
 import type { BoardsDeps } from './commands/deps';
 import { newBoardId } from './commands/ids';
